@@ -1,0 +1,155 @@
+// Package memdir knows where memkeep's files live: the committed memory
+// folder inside the work tree and the local, never committed state folder
+// inside the git directory. Every other package asks it for paths so that
+// the layout of SPEC §2 is written down in one place.
+package memdir
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// MemoryRel is the memory folder relative to the work tree root, with
+// forward slashes as git spells it.
+const MemoryRel = ".claude/memory"
+
+// Layout holds the absolute paths of one project.
+type Layout struct {
+	// Root is the top of the work tree (the folder holding .git).
+	Root string
+	// GitDir is the git directory of this work tree. For a linked worktree
+	// it is .git/worktrees/<name> of the main repository.
+	GitDir string
+	// CommonDir is the git directory shared by all worktrees (objects,
+	// refs, config). Equal to GitDir outside linked worktrees.
+	CommonDir string
+}
+
+// ErrNoRepo is returned by Find when no git work tree encloses the folder.
+var ErrNoRepo = errors.New("not inside a git work tree")
+
+// Find walks up from dir to the nearest work tree root and resolves its git
+// directories, following the "gitdir:" file of linked worktrees and
+// submodules.
+func Find(dir string) (Layout, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Layout{}, err
+	}
+	for d := abs; ; {
+		dotgit := filepath.Join(d, ".git")
+		fi, err := os.Stat(dotgit)
+		if err == nil {
+			l := Layout{Root: d}
+			if fi.IsDir() {
+				l.GitDir = dotgit
+			} else {
+				gd, err := readGitFile(dotgit)
+				if err != nil {
+					return Layout{}, err
+				}
+				l.GitDir = gd
+			}
+			l.CommonDir = l.GitDir
+			if b, err := os.ReadFile(filepath.Join(l.GitDir, "commondir")); err == nil {
+				c := strings.TrimSpace(string(b))
+				if !filepath.IsAbs(c) {
+					c = filepath.Join(l.GitDir, c)
+				}
+				l.CommonDir = filepath.Clean(c)
+			}
+			return l, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return Layout{}, fmt.Errorf("%s: %w (run memkeep inside a git repository, or `git init` first)", abs, ErrNoRepo)
+		}
+		d = parent
+	}
+}
+
+func readGitFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSpace(string(b))
+	rest, ok := strings.CutPrefix(s, "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s: not a gitdir file", p)
+	}
+	gd := strings.TrimSpace(rest)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(p), gd)
+	}
+	return filepath.Clean(gd), nil
+}
+
+// MemoryDir is the committed memory folder.
+func (l Layout) MemoryDir() string { return filepath.Join(l.Root, filepath.FromSlash(MemoryRel)) }
+
+// SessionsDir holds the L1 and L2 files of every session.
+func (l Layout) SessionsDir() string { return filepath.Join(l.MemoryDir(), "sessions") }
+
+// StreamDir holds the monthly event stream files.
+func (l Layout) StreamDir() string { return filepath.Join(l.MemoryDir(), "stream") }
+
+// FactsFile is L4 (facts.json).
+func (l Layout) FactsFile() string { return filepath.Join(l.MemoryDir(), "facts.json") }
+
+// ConceptsFile is L3 (concepts.json).
+func (l Layout) ConceptsFile() string { return filepath.Join(l.MemoryDir(), "concepts.json") }
+
+// DigestFile is the rendered memory.md.
+func (l Layout) DigestFile() string { return filepath.Join(l.MemoryDir(), "memory.md") }
+
+// ConfigFile is the optional config.yaml.
+func (l Layout) ConfigFile() string { return filepath.Join(l.MemoryDir(), "config.yaml") }
+
+// StateDir is memkeep's local state under the git dir: offsets, counters,
+// locks, caches, deferred work. It is per worktree, because sessions and
+// the index are per worktree.
+func (l Layout) StateDir() string { return filepath.Join(l.GitDir, "memkeep") }
+
+// SessionBase is the file name stem of a session: <date>_<HHMM>_<sid8>,
+// from the session's first timestamp (UTC) and the first 8 characters of
+// its id.
+func SessionBase(start time.Time, sessionID string) string {
+	sid := sessionID
+	if len(sid) > 8 {
+		sid = sid[:8]
+	}
+	sid = sanitize(sid)
+	if sid == "" {
+		sid = "unknown"
+	}
+	return start.UTC().Format("2006-01-02_1504") + "_" + sid
+}
+
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// L1File and L2File name a session's files in SessionsDir.
+func (l Layout) L1File(base string) string { return filepath.Join(l.SessionsDir(), base+".l1.jsonl") }
+func (l Layout) L2File(base string) string { return filepath.Join(l.SessionsDir(), base+".l2.json") }
+
+// Rel turns an absolute path under Root into a repo-relative slash path. ok
+// is false when p is outside the work tree.
+func (l Layout) Rel(p string) (rel string, ok bool) {
+	r, err := filepath.Rel(l.Root, p)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
