@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/internal/proctime"
+)
+
+// Whole-process hook latency, the time Claude Code waits on every call,
+// reported as medians next to the process-start floor (`true`) measured in
+// the same run. Run with:
+//
+//	go test ./cmd/memkeep -run '^$' -bench Hook -benchtime 1x
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// memkeepBinary builds the memkeep binary once per test process.
+func memkeepBinary(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "memkeep-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "memkeep")
+		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			tb.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatalf("build memkeep: %v", buildErr)
+	}
+	return builtBin
+}
+
+// benchProject makes a git repository with memkeep's memory folder.
+func benchProject(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		tb.Fatalf("git init: %v %s", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".claude", "memory"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+func hookPayload(tb testing.TB, fields map[string]any) []byte {
+	b, err := json.Marshal(fields)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// reportVsFloor times run and `true` in the same run and reports both
+// medians and their ratio.
+func reportVsFloor(b *testing.B, name string, run proctime.Run, n int) {
+	b.Helper()
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip("no `true` on PATH for the floor")
+	}
+	floor, err := proctime.Sample(proctime.Run{Path: truePath}, 10, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, err := proctime.Sample(run, 10, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mf, md := proctime.Median(floor), proctime.Median(ds)
+	b.ReportMetric(float64(md.Microseconds())/1000, "ms/median")
+	b.ReportMetric(float64(mf.Microseconds())/1000, "ms/floor")
+	b.Logf("%s: median %s, floor (true) %s, ratio %.1fx", name, proctime.Ms(md), proctime.Ms(mf), float64(md)/float64(mf))
+}
+
+func BenchmarkHookPostToolUse(b *testing.B) {
+	bin := memkeepBinary(b)
+	dir := benchProject(b)
+	in := hookPayload(b, map[string]any{
+		"session_id": "bench", "cwd": dir, "hook_event_name": "PostToolUse", "tool_name": "Edit",
+		"tool_input":    map[string]any{"file_path": filepath.Join(dir, "api", "handler.go"), "old_string": "if x {", "new_string": "if x != nil {"},
+		"tool_response": map[string]any{"filePath": filepath.Join(dir, "api", "handler.go"), "success": true},
+	})
+	for i := 0; i < b.N; i++ {
+		reportVsFloor(b, "PostToolUse", proctime.Run{Path: bin, Args: []string{"hook", "PostToolUse"}, Dir: dir, Stdin: in, Env: benchEnv()}, 200)
+	}
+}
+
+// BenchmarkHookStopTail is Stop after one new turn at the end of a 20 MB
+// transcript: the refinement must read only the tail.
+func BenchmarkHookStopTail(b *testing.B) {
+	bin := memkeepBinary(b)
+	dir := benchProject(b)
+	transcript := filepath.Join(b.TempDir(), "session.jsonl")
+	big := fixtures.Large(20 << 20)
+	if err := os.WriteFile(transcript, big.Data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	in := hookPayload(b, map[string]any{
+		"session_id": "77777777-aaaa-4bbb-8ccc-000000000077", "cwd": dir, "hook_event_name": "Stop",
+		"transcript_path": transcript, "stop_hook_active": false, "last_assistant_message": "Validation tightened; tests pass.",
+	})
+	run := proctime.Run{Path: bin, Args: []string{"hook", "Stop"}, Dir: dir, Stdin: in, Env: benchEnv()}
+	// The first Stop refines the whole 20 MB; later ones only what is new.
+	if _, err := proctime.Sample(run, 0, 1); err != nil {
+		b.Fatal(err)
+	}
+	// Each timed Stop sees one new turn: the state is put back before it.
+	stateDir := filepath.Join(dir, ".git", "memkeep")
+	snapshot := filepath.Join(b.TempDir(), "state")
+	if out, err := exec.Command("cp", "-a", stateDir, snapshot).CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	memSnap := filepath.Join(b.TempDir(), "memory")
+	if out, err := exec.Command("cp", "-a", filepath.Join(dir, ".claude", "memory"), memSnap).CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	turn := fixtures.Large(1).Data
+	f, _ := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(turn)
+	f.Close()
+	run.Before = func() error {
+		for _, p := range [][2]string{{snapshot, stateDir}, {memSnap, filepath.Join(dir, ".claude", "memory")}} {
+			os.RemoveAll(p[1])
+			if out, err := exec.Command("cp", "-a", p[0], p[1]).CombinedOutput(); err != nil {
+				b.Fatalf("%v %s", err, out)
+			}
+		}
+		return nil
+	}
+	for i := 0; i < b.N; i++ {
+		reportVsFloor(b, "Stop (one new turn, 20 MB transcript)", run, 40)
+	}
+}
+
+// benchEnv keeps background work out of the timings.
+func benchEnv() []string {
+	return append(os.Environ(), "MEMKEEP_NO_SPAWN=1")
+}
+

@@ -1,0 +1,129 @@
+package hooks
+
+import (
+	"time"
+
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+// Deps are the layers a hook drives. The command wiring fills them with the
+// real packages; tests substitute fakes to exercise a handler alone.
+type Deps struct {
+	Now    func() time.Time
+	Memory Memory
+	Stream Stream
+	Git    Git
+}
+
+// Memory is the consolidation layer (L2–L4, memory.md, recall).
+type Memory interface {
+	// Micro folds a session's new L1 lines into L2 deterministically
+	// (subconscious extraction, convergence) and returns what changed.
+	Micro(l memdir.Layout, sessionID string) (Change, error)
+	// Pending says what the agent still has to do for the session.
+	Pending(l memdir.Layout, sessionID string) (Pending, error)
+	// Consolidate runs the whole deterministic pipeline (SessionEnd,
+	// PreCompact, `memkeep consolidate`).
+	Consolidate(l memdir.Layout, sessionID string) (Change, error)
+	// RecordPrompt keeps explicit memory requests ("remember", "always",
+	// "never", "from now on") as L4 rule candidates; it reports whether
+	// the prompt was one.
+	RecordPrompt(l memdir.Layout, sessionID, prompt string) (bool, error)
+	// Context is the SessionStart context under budget characters.
+	Context(l memdir.Layout, budget int) (string, error)
+	// Recall returns the memories relevant to a prompt, ready to inject,
+	// or "" when none passes the threshold.
+	Recall(l memdir.Layout, prompt string, threshold float64, max int) (string, error)
+}
+
+// Change summarises what a consolidation changed, for commit messages.
+type Change struct {
+	Summary string // "+3 exchanges, concept \"auth\" updated" or ""
+	Changed bool
+}
+
+// Pending is the enforcement check of the Stop hook, decided from the files
+// on disk.
+type Pending struct {
+	Layers []LayerStatus
+}
+
+// LayerStatus is one ✓/✗ line of the Stop hook's answer.
+type LayerStatus struct {
+	Layer    string   // "L2", "L3", "L4", "memory.md"
+	OK       bool     // nothing to do for this layer
+	Detail   string   // what is missing, or what is there
+	Commands []string // copy-pasteable commands that satisfy it
+}
+
+// Done reports whether every layer is complete.
+func (p Pending) Done() bool {
+	for _, l := range p.Layers {
+		if !l.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// Stream appends events to the event stream.
+type Stream interface {
+	Append(l memdir.Layout, ev Event) error
+}
+
+// Event is one stream event as a hook sees it.
+type Event struct {
+	Type      string
+	Direction string // in, out, internal
+	Summary   string
+	SessionID string
+	Content   string
+	Metadata  map[string]string
+}
+
+// Git commits the memory folder.
+type Git interface {
+	// Commit commits .claude/memory as it is on disk, in the configured
+	// mode; it returns a one-line outcome ("committed 1a2b3c4", "deferred:
+	// merge in progress", "nothing to commit").
+	Commit(l memdir.Layout, mode, sessionID, summary string) (string, error)
+}
+
+func (d Deps) withDefaults() Deps {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Memory == nil {
+		d.Memory = noMemory{}
+	}
+	if d.Stream == nil {
+		d.Stream = noStream{}
+	}
+	if d.Git == nil {
+		d.Git = noGit{}
+	}
+	return d
+}
+
+// The no* types stand in for a layer that is not wired (tests of one
+// handler); they do nothing and report nothing pending.
+type noMemory struct{}
+
+func (noMemory) Micro(memdir.Layout, string) (Change, error)       { return Change{}, nil }
+func (noMemory) Pending(memdir.Layout, string) (Pending, error)    { return Pending{}, nil }
+func (noMemory) Consolidate(memdir.Layout, string) (Change, error) { return Change{}, nil }
+func (noMemory) RecordPrompt(memdir.Layout, string, string) (bool, error) {
+	return false, nil
+}
+func (noMemory) Context(memdir.Layout, int) (string, error) { return "", nil }
+func (noMemory) Recall(memdir.Layout, string, float64, int) (string, error) {
+	return "", nil
+}
+
+type noStream struct{}
+
+func (noStream) Append(memdir.Layout, Event) error { return nil }
+
+type noGit struct{}
+
+func (noGit) Commit(memdir.Layout, string, string, string) (string, error) { return "", nil }

@@ -1,0 +1,191 @@
+// Package hooks answers Claude Code's hook calls: `memkeep hook <Event>`
+// reads the event's JSON on standard input and prints one JSON answer.
+//
+// Every handler follows the same contract (SPEC §5): read stdin to EOF,
+// print only JSON on stdout, finish fast, and never make Claude Code fail.
+// An internal error is logged under the git dir (memkeep/hooks.log) and
+// reported once as a systemMessage; the exit status is always 0.
+//
+// Where a hook's data goes, by event:
+//
+//	SessionStart      stream event; context from Memory.Context  -> additionalContext
+//	UserPromptSubmit  stream event; rule candidates (Memory.RecordPrompt); recall -> additionalContext
+//	PostToolUse       tool counter under the git dir; stream event
+//	Stop              L1 sync of the transcript tail; Memory.Micro; enforcement (stop.go); commit
+//	SubagentStop      L1 sync of the subagent transcript into the parent's L1 file
+//	PreCompact        L1 sync; Memory.Consolidate
+//	SessionEnd        final L1 sync (flush); Memory.Consolidate within budget, else deferred
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/memkeep/memkeep/layers/config"
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+// Events lists the hook events memkeep handles, in the order Claude Code
+// fires them in a session.
+var Events = []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"}
+
+// Input is the JSON Claude Code sends on stdin. Fields belong to different
+// events; those an event does not send stay empty.
+type Input struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Event          string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+
+	Source string `json:"source,omitempty"` // SessionStart: startup, resume, clear, compact
+	Prompt string `json:"prompt,omitempty"` // UserPromptSubmit
+
+	ToolName     string          `json:"tool_name,omitempty"` // PostToolUse
+	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
+	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+
+	StopHookActive       bool   `json:"stop_hook_active,omitempty"` // Stop, SubagentStop
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+	AgentID              string `json:"agent_id,omitempty"` // SubagentStop
+	AgentTranscriptPath  string `json:"agent_transcript_path,omitempty"`
+
+	Trigger string `json:"trigger,omitempty"` // PreCompact: manual, auto
+	Reason  string `json:"reason,omitempty"`  // SessionEnd
+}
+
+// Output is the JSON answer. Empty fields are omitted, so the zero Output
+// prints as {} (carry on, nothing to add).
+type Output struct {
+	Decision           string    `json:"decision,omitempty"`
+	Reason             string    `json:"reason,omitempty"`
+	SystemMessage      string    `json:"systemMessage,omitempty"`
+	SuppressOutput     bool      `json:"suppressOutput,omitempty"`
+	HookSpecificOutput *Specific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Specific carries context for the model.
+type Specific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext,omitempty"`
+}
+
+// Env is what a handler works with.
+type Env struct {
+	Layout memdir.Layout
+	Config config.Config
+	Deps   Deps
+	In     Input
+	// started is when the hook process began, for budgets.
+	started time.Time
+}
+
+// Run handles one hook call and returns the exit status, always 0: a
+// problem inside memkeep must never break the user's session.
+func Run(event string, stdin io.Reader, stdout io.Writer, deps Deps) int {
+	started := time.Now()
+	deps = deps.withDefaults()
+	raw, _ := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	out, env, err := dispatch(event, raw, deps, started)
+	if err != nil && env != nil {
+		if msg := env.logError(event, err); msg != "" && out.SystemMessage == "" {
+			out.SystemMessage = msg
+		}
+	}
+	b, merr := json.Marshal(out)
+	if merr != nil {
+		b = []byte("{}")
+	}
+	stdout.Write(append(b, '\n'))
+	return 0
+}
+
+func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Output, env *Env, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic in %s hook: %v\n%s", event, r, debug.Stack())
+			out = Output{}
+		}
+	}()
+	var in Input
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if jerr := json.Unmarshal(raw, &in); jerr != nil {
+			// Nothing can be known about the project; say so on stderr only.
+			fmt.Fprintf(os.Stderr, "memkeep: %s hook: input is not JSON: %v\n", event, jerr)
+			return Output{}, nil, nil
+		}
+	}
+	if in.Event == "" {
+		in.Event = event
+	}
+	dir := in.Cwd
+	if dir == "" {
+		dir = os.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if dir == "" {
+		dir = "."
+	}
+	l, ferr := memdir.Find(dir)
+	if ferr != nil {
+		// Not a git project: memkeep has nothing to keep here.
+		return Output{}, nil, nil
+	}
+	if _, serr := os.Stat(l.MemoryDir()); serr != nil {
+		// memkeep is not set up in this project (no .claude/memory/).
+		return Output{}, nil, nil
+	}
+	cfg, cerr := config.Load(l.ConfigFile())
+	env = &Env{Layout: l, Config: cfg, Deps: deps, In: in, started: started}
+	h, ok := handlers[event]
+	if !ok {
+		return Output{}, env, fmt.Errorf("unknown hook event %q (memkeep handles %s)", event, strings.Join(Events, ", "))
+	}
+	out, err = h(env)
+	if err == nil && cerr != nil {
+		err = cerr
+	}
+	return out, env, err
+}
+
+// handlers maps each event to its handler; see the package doc.
+var handlers = map[string]func(*Env) (Output, error){
+	"SessionStart":     sessionStart,
+	"UserPromptSubmit": userPromptSubmit,
+	"PostToolUse":      postToolUse,
+	"Stop":             stop,
+	"SubagentStop":     subagentStop,
+	"PreCompact":       preCompact,
+	"SessionEnd":       sessionEnd,
+}
+
+// logError appends err to hooks.log under the git dir and returns the
+// message to surface, or "" when the same problem was already surfaced
+// (users see a problem once, not on every turn).
+func (e *Env) logError(event string, err error) string {
+	dir := e.Layout.StateDir()
+	os.MkdirAll(dir, 0o755)
+	line := fmt.Sprintf("%s %s %s: %v\n", e.Deps.Now().UTC().Format(time.RFC3339), e.In.SessionID, event, err)
+	if f, ferr := os.OpenFile(filepath.Join(dir, "hooks.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); ferr == nil {
+		f.WriteString(line)
+		f.Close()
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	key := filepath.Join(dir, "surfaced")
+	seen, _ := os.ReadFile(key)
+	if bytes.Contains(seen, []byte(first+"\n")) {
+		return ""
+	}
+	if f, ferr := os.OpenFile(key, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); ferr == nil {
+		f.WriteString(first + "\n")
+		f.Close()
+	}
+	return "memkeep: " + first + " (details in " + filepath.Join(dir, "hooks.log") + "; run `memkeep doctor`)"
+}

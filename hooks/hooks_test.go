@@ -1,0 +1,245 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+// fakeMemory answers Pending from a list, one answer per call, and counts
+// what the hooks asked of it.
+type fakeMemory struct {
+	noMemory
+	pending  []Pending
+	calls    int
+	err      error
+	panicky  bool
+	rules    []string
+	contexts int
+}
+
+func (f *fakeMemory) Pending(memdir.Layout, string) (Pending, error) {
+	if f.panicky {
+		panic("memory exploded")
+	}
+	if f.err != nil {
+		return Pending{}, f.err
+	}
+	p := f.pending[min(f.calls, len(f.pending)-1)]
+	f.calls++
+	return p, nil
+}
+
+func (f *fakeMemory) RecordPrompt(_ memdir.Layout, _ string, prompt string) (bool, error) {
+	if strings.Contains(strings.ToLower(prompt), "always") {
+		f.rules = append(f.rules, prompt)
+		return true, nil
+	}
+	return false, nil
+}
+
+func (f *fakeMemory) Context(memdir.Layout, int) (string, error) {
+	f.contexts++
+	return "## Rules\n- always run the linter", nil
+}
+
+type fakeGit struct{ commits int }
+
+func (g *fakeGit) Commit(memdir.Layout, string, string, string) (string, error) {
+	g.commits++
+	return "committed abc1234", nil
+}
+
+func missing(detail string) Pending {
+	return Pending{Layers: []LayerStatus{
+		{Layer: "L1", OK: true, Detail: "12 lines"},
+		{Layer: "L2", OK: false, Detail: detail, Commands: []string{"memkeep l2 add --session s1 --range 3-9 --summary '…'"}},
+		{Layer: "L3", OK: true, Detail: "all assigned"},
+	}}
+}
+
+var complete = Pending{Layers: []LayerStatus{{Layer: "L1", OK: true}, {Layer: "L2", OK: true}}}
+
+func project(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	os.MkdirAll(filepath.Join(dir, ".claude", "memory"), 0o755)
+	return dir
+}
+
+func call(t *testing.T, dir, event string, fields map[string]any, deps Deps) Output {
+	t.Helper()
+	in := map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": event}
+	for k, v := range fields {
+		in[k] = v
+	}
+	b, _ := json.Marshal(in)
+	var out bytes.Buffer
+	if code := Run(event, bytes.NewReader(b), &out, deps); code != 0 {
+		t.Fatalf("%s exited %d", event, code)
+	}
+	var o Output
+	if err := json.Unmarshal(out.Bytes(), &o); err != nil {
+		t.Fatalf("%s printed non-JSON %q: %v", event, out.String(), err)
+	}
+	if strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("%s printed more than one line: %q", event, out.String())
+	}
+	return o
+}
+
+func edit(t *testing.T, dir string, deps Deps) {
+	call(t, dir, "PostToolUse", map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": filepath.Join(dir, "a.go")}}, deps)
+}
+
+func TestStopDoesNotAskWithoutNewMaterial(t *testing.T) {
+	dir := project(t)
+	mem := &fakeMemory{pending: []Pending{missing("1 exchange not covered")}}
+	deps := Deps{Memory: mem}
+	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "what does this do?"}, deps)
+	call(t, dir, "PostToolUse", map[string]any{"tool_name": "Read"}, deps)
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "" || o.SystemMessage != "" {
+		t.Fatalf("a read-only turn was interrupted: %+v", o)
+	}
+}
+
+func TestStopBlocksThenLetsAnIgnoredBlockGo(t *testing.T) {
+	dir := project(t)
+	mem := &fakeMemory{pending: []Pending{missing("1 exchange not covered")}}
+	git := &fakeGit{}
+	deps := Deps{Memory: mem, Git: git}
+	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "fix the bug"}, deps)
+	edit(t, dir, deps)
+	o := call(t, dir, "Stop", nil, deps)
+	if o.Decision != "block" {
+		t.Fatalf("want a block, got %+v", o)
+	}
+	for _, want := range []string{"✓ L1: 12 lines", "✗ L2: 1 exchange not covered", "    memkeep l2 add --session s1", "1 of 2"} {
+		if !strings.Contains(o.Reason, want) {
+			t.Errorf("reason lacks %q:\n%s", want, o.Reason)
+		}
+	}
+	// The agent ignored it: same things missing, stop_hook_active set.
+	o = call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
+	if o.Decision != "" || !strings.Contains(o.SystemMessage, "not acted on") || !strings.Contains(o.SystemMessage, "L2") {
+		t.Fatalf("an ignored block must let the turn end with a message, got %+v", o)
+	}
+	if git.commits != 0 {
+		t.Fatal("committed incomplete memory")
+	}
+}
+
+func TestStopBlockBudgetPerTurn(t *testing.T) {
+	dir := project(t)
+	// Each Stop finds a different gap: the agent acts, but never finishes.
+	mem := &fakeMemory{pending: []Pending{missing("3 left"), missing("2 left"), missing("1 left"), missing("1 left")}}
+	deps := Deps{Memory: mem}
+	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "refactor"}, deps)
+	edit(t, dir, deps)
+	for i := 1; i <= 2; i++ {
+		if o := call(t, dir, "Stop", map[string]any{"stop_hook_active": i > 1}, deps); o.Decision != "block" {
+			t.Fatalf("stop %d: want block, got %+v", i, o)
+		}
+	}
+	o := call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
+	if o.Decision != "" || !strings.Contains(o.SystemMessage, "budget") {
+		t.Fatalf("third stop must approve with the budget spent, got %+v", o)
+	}
+	// A new prompt is a new turn with a fresh budget.
+	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "continue"}, deps)
+	edit(t, dir, deps)
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "block" {
+		t.Fatalf("new turn: want block, got %+v", o)
+	}
+}
+
+func TestStopCommitsWhenComplete(t *testing.T) {
+	dir := project(t)
+	git := &fakeGit{}
+	deps := Deps{Memory: &fakeMemory{pending: []Pending{complete}}, Git: git}
+	edit(t, dir, deps)
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "" || o.SystemMessage != "" {
+		t.Fatalf("got %+v", o)
+	}
+	if git.commits != 1 {
+		t.Fatalf("commits = %d, want 1", git.commits)
+	}
+}
+
+func TestHooksNeverFail(t *testing.T) {
+	dir := project(t)
+	// A broken layer: the error is surfaced once, then only logged.
+	deps := Deps{Memory: &fakeMemory{err: errors.New("facts.json: unexpected end of JSON input")}}
+	o := call(t, dir, "Stop", nil, deps)
+	if !strings.Contains(o.SystemMessage, "facts.json: unexpected end of JSON input") || o.Decision != "" {
+		t.Fatalf("first failure must be surfaced, got %+v", o)
+	}
+	if o := call(t, dir, "Stop", nil, deps); o.SystemMessage != "" {
+		t.Fatalf("the same failure surfaced twice: %+v", o)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, ".git", "memkeep", "hooks.log"))
+	if bytes.Count(log, []byte("unexpected end of JSON input")) != 2 {
+		t.Fatalf("both failures must be logged:\n%s", log)
+	}
+	// A panic inside a layer.
+	o = call(t, dir, "Stop", nil, Deps{Memory: &fakeMemory{panicky: true}})
+	if !strings.Contains(o.SystemMessage, "panic in Stop hook") {
+		t.Fatalf("panic not reported: %+v", o)
+	}
+	// Garbage on stdin, an unknown event, a folder that is no project.
+	for _, c := range []struct{ event, stdin string }{
+		{"Stop", "not json"},
+		{"Stop", ""},
+		{"NoSuchEvent", `{"cwd":"` + dir + `"}`},
+		{"Stop", `{"cwd":"` + t.TempDir() + `"}`},
+	} {
+		var out bytes.Buffer
+		if code := Run(c.event, strings.NewReader(c.stdin), &out, Deps{}); code != 0 || !json.Valid(out.Bytes()) {
+			t.Errorf("%s with %q: exit %d, output %q", c.event, c.stdin, code, out.String())
+		}
+	}
+}
+
+func TestSessionStartAndPromptContext(t *testing.T) {
+	dir := project(t)
+	mem := &fakeMemory{}
+	deps := Deps{Memory: mem}
+	o := call(t, dir, "SessionStart", map[string]any{"source": "startup"}, deps)
+	if o.HookSpecificOutput == nil || o.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "always run the linter") {
+		t.Fatalf("got %+v", o)
+	}
+	o = call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "From now on always run the linter"}, deps)
+	if len(mem.rules) != 1 || o.HookSpecificOutput == nil || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "rule candidate") {
+		t.Fatalf("rule not recorded: %v %+v", mem.rules, o)
+	}
+}
+
+func TestPostToolUseCounts(t *testing.T) {
+	dir := project(t)
+	l, _ := memdir.Find(dir)
+	for i := 0; i < 5; i++ {
+		call(t, dir, "PostToolUse", map[string]any{"tool_name": []string{"Edit", "Bash", "Write", "Read", "Grep"}[i]}, Deps{})
+	}
+	if tools, edits := readCounters(l, "s1"); tools != 5 || edits != 2 {
+		t.Fatalf("tools %d edits %d, want 5 and 2", tools, edits)
+	}
+}
+
+func ExampleCommand() {
+	fmt.Println(Command("/home/me/go/bin/memkeep", "Stop"))
+	fmt.Println(Command("/Users/me/My Tools/memkeep", "SessionStart"))
+	// Output:
+	// /home/me/go/bin/memkeep hook Stop
+	// '/Users/me/My Tools/memkeep' hook SessionStart
+}

@@ -1,0 +1,311 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/memkeep/memkeep/internal/atomicfile"
+)
+
+// hookTimeouts are the seconds Claude Code gives each of memkeep's hooks
+// before it gives up on them (they normally take milliseconds).
+var hookTimeouts = map[string]int{
+	"SessionStart": 10, "UserPromptSubmit": 10, "PostToolUse": 10,
+	"Stop": 30, "SubagentStop": 30, "PreCompact": 60, "SessionEnd": 10,
+}
+
+// matcherEvents take a tool matcher; the others have none.
+var matcherEvents = map[string]bool{"PostToolUse": true}
+
+// Command is the shell command Claude Code runs for event: the memkeep
+// program, quoted so that a path with spaces survives the shell.
+func Command(program, event string) string {
+	return ShellQuote(program) + " hook " + event
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs quoting.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isOurs recognises a hook command memkeep wrote for event, whatever the
+// program path was then: its program's base name is memkeep and it ends
+// in "hook <Event>".
+func isOurs(command, event string) bool {
+	c := strings.TrimSpace(command)
+	rest, ok := strings.CutSuffix(c, " hook "+event)
+	if !ok {
+		return false
+	}
+	rest = strings.Trim(strings.TrimSpace(rest), `'"`)
+	return filepath.Base(rest) == "memkeep"
+}
+
+// member is one key of a JSON object, kept in file order.
+type member struct {
+	Key string
+	Val jsontext.Value
+}
+
+func decodeObject(b []byte) ([]member, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	tok, err := dec.ReadToken()
+	if err != nil || tok.Kind() != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	var ms []member
+	for dec.PeekKind() != '}' {
+		k, err := dec.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		key := k.String() // a token is only valid until the next read
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, member{key, append(jsontext.Value(nil), v...)})
+	}
+	return ms, nil
+}
+
+func encodeObject(ms []member) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.Key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(m.Val)
+	}
+	buf.WriteByte('}')
+	v := jsontext.Value(buf.Bytes())
+	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+		return nil, err
+	}
+	return append(v, '\n'), nil
+}
+
+func get(ms []member, key string) (jsontext.Value, int) {
+	for i, m := range ms {
+		if m.Key == key {
+			return m.Val, i
+		}
+	}
+	return nil, -1
+}
+
+func set(ms []member, key string, v jsontext.Value) []member {
+	if _, i := get(ms, key); i >= 0 {
+		ms[i].Val = v
+		return ms
+	}
+	return append(ms, member{key, v})
+}
+
+type hookEntry struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+type matcherGroup struct {
+	Matcher *string     `json:"matcher,omitempty"`
+	Hooks   []hookEntry `json:"hooks"`
+}
+
+// InstallResult says what Install or Uninstall changed.
+type InstallResult struct {
+	Path    string
+	Added   []string // events whose hook was added
+	Removed []string // events whose hook was removed
+}
+
+// Install merges memkeep's hooks into the Claude Code settings file at path
+// (created when missing). Other keys, other tools' hooks and the order of
+// everything are kept; running it twice changes nothing.
+func Install(path, program string) (InstallResult, error) {
+	return editHooks(path, func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error) {
+		for _, g := range groups {
+			var mg matcherGroup
+			if json.Unmarshal(g, &mg) == nil {
+				for _, h := range mg.Hooks {
+					if isOurs(h.Command, event) {
+						return groups, false, nil
+					}
+				}
+			}
+		}
+		mg := matcherGroup{Hooks: []hookEntry{{Type: "command", Command: Command(program, event), Timeout: hookTimeouts[event]}}}
+		if matcherEvents[event] {
+			all := "*"
+			mg.Matcher = &all
+		}
+		b, err := json.Marshal(mg)
+		if err != nil {
+			return nil, false, err
+		}
+		return append(groups, b), true, nil
+	})
+}
+
+// Uninstall removes exactly the hooks Install added, and the containers
+// that held only them.
+func Uninstall(path string) (InstallResult, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return InstallResult{Path: path}, nil
+	}
+	return editHooks(path, func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error) {
+		var out []json.RawMessage
+		changed := false
+		for _, g := range groups {
+			var mg matcherGroup
+			if json.Unmarshal(g, &mg) != nil {
+				out = append(out, g)
+				continue
+			}
+			var keep []hookEntry
+			for _, h := range mg.Hooks {
+				if !isOurs(h.Command, event) {
+					keep = append(keep, h)
+				}
+			}
+			if len(keep) == len(mg.Hooks) {
+				out = append(out, g)
+				continue
+			}
+			changed = true
+			if len(keep) == 0 {
+				continue
+			}
+			// Another tool shares the group: rewrite it without memkeep,
+			// keeping that tool's members as they were.
+			ms, err := decodeObject(g)
+			if err != nil {
+				return nil, false, err
+			}
+			hb, _ := json.Marshal(keep)
+			nb, err := encodeObject(set(ms, "hooks", hb))
+			if err != nil {
+				return nil, false, err
+			}
+			out = append(out, bytes.TrimSpace(nb))
+		}
+		return out, changed, nil
+	})
+}
+
+// Installed lists the events whose memkeep hook is in the settings file.
+func Installed(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s struct {
+		Hooks map[string][]matcherGroup `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var out []string
+	for _, ev := range Events {
+		for _, g := range s.Hooks[ev] {
+			for _, h := range g.Hooks {
+				if isOurs(h.Command, ev) {
+					out = append(out, ev)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func editHooks(path string, edit func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error)) (InstallResult, error) {
+	res := InstallResult{Path: path}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return res, err
+	}
+	root, err := decodeObject(old)
+	if err != nil {
+		return res, fmt.Errorf("%s is not a JSON object (%v): fix or move it, then run again", path, err)
+	}
+	hv, _ := get(root, "hooks")
+	hooksObj, err := decodeObject(hv)
+	if err != nil {
+		return res, fmt.Errorf("%s: \"hooks\" is not an object (%v)", path, err)
+	}
+	for _, ev := range Events {
+		var groups []json.RawMessage
+		if v, _ := get(hooksObj, ev); v != nil {
+			if err := json.Unmarshal(v, &groups); err != nil {
+				return res, fmt.Errorf("%s: hooks.%s is not a list (%v)", path, ev, err)
+			}
+		}
+		before := len(groups)
+		groups, changed, err := edit(ev, groups)
+		if err != nil {
+			return res, err
+		}
+		if !changed {
+			continue
+		}
+		if len(groups) > before {
+			res.Added = append(res.Added, ev)
+		} else {
+			res.Removed = append(res.Removed, ev)
+		}
+		if len(groups) == 0 {
+			hooksObj = remove(hooksObj, ev)
+			continue
+		}
+		gb, err := json.Marshal(groups)
+		if err != nil {
+			return res, err
+		}
+		hooksObj = set(hooksObj, ev, gb)
+	}
+	if len(res.Added) == 0 && len(res.Removed) == 0 {
+		return res, nil
+	}
+	if len(hooksObj) == 0 {
+		root = remove(root, "hooks")
+	} else {
+		hb, err := encodeObject(hooksObj)
+		if err != nil {
+			return res, err
+		}
+		root = set(root, "hooks", bytes.TrimSpace(hb))
+	}
+	out, err := encodeObject(root)
+	if err != nil {
+		return res, err
+	}
+	return res, atomicfile.WriteFile(path, out, 0o644)
+}
+
+func remove(ms []member, key string) []member {
+	if _, i := get(ms, key); i >= 0 {
+		return append(ms[:i], ms[i+1:]...)
+	}
+	return ms
+}

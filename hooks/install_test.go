@@ -1,0 +1,128 @@
+package hooks
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const otherTools = `{
+  "permissions": {"allow": ["Bash(go test:*)"]},
+  "hooks": {
+    "PostToolUse": [
+      {"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}
+    ],
+    "Stop": [
+      {"hooks": [{"type": "command", "command": "notify-send done"}]}
+    ]
+  },
+  "model": "opus"
+}
+`
+
+func TestInstallMergesAndIsIdempotent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(otherTools), 0o644)
+	prog := "/opt/my tools/memkeep"
+	res, err := Install(p, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Added) != len(Events) {
+		t.Fatalf("added %v, want every event", res.Added)
+	}
+	once, _ := os.ReadFile(p)
+	var s map[string]any
+	if err := json.Unmarshal(once, &s); err != nil {
+		t.Fatalf("settings no longer JSON: %v\n%s", err, once)
+	}
+	for _, keep := range []string{`"Bash(go test:*)"`, `"prettier --write"`, `"notify-send done"`, `"model": "opus"`} {
+		if !strings.Contains(string(once), keep) {
+			t.Errorf("lost %s:\n%s", keep, once)
+		}
+	}
+	// Keys keep their order: permissions, hooks, model.
+	if i, j, k := strings.Index(string(once), `"permissions"`), strings.Index(string(once), `"hooks"`), strings.Index(string(once), `"model"`); !(i < j && j < k) {
+		t.Errorf("key order changed:\n%s", once)
+	}
+	if !strings.Contains(string(once), `"'/opt/my tools/memkeep' hook Stop"`) {
+		t.Errorf("program path not quoted for the shell:\n%s", once)
+	}
+	res, err = Install(p, prog)
+	if err != nil || len(res.Added) != 0 {
+		t.Fatalf("second install changed %v (%v)", res.Added, err)
+	}
+	twice, _ := os.ReadFile(p)
+	if string(once) != string(twice) {
+		t.Fatal("installing twice changed the file")
+	}
+	evs, err := Installed(p)
+	if err != nil || len(evs) != len(Events) {
+		t.Fatalf("Installed: %v %v", evs, err)
+	}
+
+	// Uninstall removes exactly what was added.
+	res, err = Uninstall(p)
+	if err != nil || len(res.Removed) != len(Events) {
+		t.Fatalf("removed %v (%v)", res.Removed, err)
+	}
+	after, _ := os.ReadFile(p)
+	var want, got any
+	json.Unmarshal([]byte(otherTools), &want)
+	json.Unmarshal(after, &got)
+	wb, _ := json.Marshal(want)
+	gb, _ := json.Marshal(got)
+	if string(wb) != string(gb) {
+		t.Fatalf("uninstall left a different file:\n%s", after)
+	}
+}
+
+func TestInstallCreatesFileAndUninstallEmptiesIt(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.local.json")
+	if _, err := Install(p, "memkeep"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if !strings.Contains(string(b), `"command": "memkeep hook PostToolUse"`) || !strings.Contains(string(b), `"matcher": "*"`) {
+		t.Fatalf("unexpected settings:\n%s", b)
+	}
+	if _, err := Uninstall(p); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(p)
+	if strings.TrimSpace(string(b)) != "{}" {
+		t.Fatalf("want an empty object, got %s", b)
+	}
+}
+
+func TestInstallRefusesBrokenSettings(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(p, []byte(`{"hooks": [}`), 0o644)
+	if _, err := Install(p, "memkeep"); err == nil || !strings.Contains(err.Error(), "settings.json") {
+		t.Fatalf("want an error naming the file, got %v", err)
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != `{"hooks": [}` {
+		t.Fatal("a broken settings file was rewritten")
+	}
+}
+
+// TestCommandSurvivesTheShell runs the quoted command through sh, as Claude
+// Code does, with a program path full of spaces and quotes.
+func TestCommandSurvivesTheShell(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "it's a dir", "with spaces")
+	os.MkdirAll(dir, 0o755)
+	prog := filepath.Join(dir, "memkeep")
+	os.WriteFile(prog, []byte("#!/bin/sh\necho \"$1 $2\"\n"), 0o755)
+	out, err := exec.Command("sh", "-c", Command(prog, "Stop")).Output()
+	if err != nil || strings.TrimSpace(string(out)) != "hook Stop" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	if !isOurs(Command(prog, "Stop"), "Stop") {
+		t.Fatal("our own command not recognised")
+	}
+}

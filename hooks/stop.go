@@ -1,0 +1,133 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memkeep/memkeep/layers/l1"
+)
+
+// stop makes sure memory is brought up to date before a turn ends, without
+// ever trapping the user:
+//
+//  1. micro-consolidation: the transcript's new lines into L1 (only the
+//     tail is read), a stream event, subconscious L2 (Memory.Micro);
+//  2. the enforcement check, decided from the files on disk
+//     (Memory.Pending): L2 covers every exchange, every L2 item has a
+//     concept, L4 reflection ran after the last L2 change, memory.md is
+//     current;
+//  3. if something is missing, the new material is worth an interruption
+//     (edits or tool uses since the last consolidation), the turn's block
+//     budget is not spent, and the previous block was acted on, answer
+//     decision "block" with a ✓/✗ line per layer and the exact commands;
+//  4. otherwise approve: commit when complete, or say in a systemMessage
+//     what is still pending.
+func stop(e *Env) (Output, error) {
+	sid := e.In.SessionID
+	var errs []error
+	if e.In.TranscriptPath != "" {
+		_, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
+		errs = append(errs, err)
+	}
+	errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
+		Type: "stop", Direction: "out", SessionID: sid,
+		Summary: firstLine(e.In.LastAssistantMessage, 160), Content: e.In.LastAssistantMessage,
+	}))
+	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
+	errs = append(errs, err)
+	p, err := e.Deps.Memory.Pending(e.Layout, sid)
+	if err != nil {
+		// Without the check memkeep cannot ask for anything: let the turn end.
+		return Output{}, errors.Join(append(errs, err)...)
+	}
+
+	st := loadState(e.Layout, sid)
+	if st.BlockTurn != st.Turn {
+		st.BlockTurn, st.Blocks, st.LastBlock = st.Turn, 0, ""
+	}
+	tools, edits := readCounters(e.Layout, sid)
+	cfg := e.Config.Stop
+
+	if p.Done() {
+		res, err := e.Deps.Git.Commit(e.Layout, e.Config.Commit, sid, ch.Summary)
+		errs = append(errs, err)
+		st.Tools, st.Edits, st.LastBlock = tools, edits, ""
+		errs = append(errs, saveState(e.Layout, sid, st))
+		out := Output{}
+		if res != "" && strings.HasPrefix(res, "deferred") {
+			out.SystemMessage = "memkeep: memory is up to date; commit " + res
+		}
+		return out, errors.Join(errs...)
+	}
+
+	fp := fingerprint(p)
+	worth := edits-st.Edits >= cfg.MinEdits || tools-st.Tools >= cfg.MinToolUses
+	ignored := e.In.StopHookActive && fp == st.LastBlock
+	switch {
+	case cfg.Enforce == "block" && worth && !ignored && st.Blocks < cfg.BlockBudget:
+		st.Blocks++
+		st.LastBlock = fp
+		errs = append(errs, saveState(e.Layout, sid, st))
+		return Output{Decision: "block", Reason: blockReason(p, st.Blocks, cfg.BlockBudget)}, errors.Join(errs...)
+	case cfg.Enforce == "off" || !worth:
+		// Too little new material to interrupt for: the work waits for
+		// the next turn or SessionEnd.
+		return Output{}, errors.Join(errs...)
+	default:
+		errs = append(errs, saveState(e.Layout, sid, st))
+		return Output{SystemMessage: pendingMessage(p, ignored)}, errors.Join(errs...)
+	}
+}
+
+// fingerprint identifies what a Pending asks for.
+func fingerprint(p Pending) string {
+	h := sha256.New()
+	for _, l := range p.Layers {
+		if !l.OK {
+			fmt.Fprintf(h, "%s\x00%s\x00%s\x00", l.Layer, l.Detail, strings.Join(l.Commands, "\x00"))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// statusLines renders one ✓/✗ line per layer with its commands indented.
+func statusLines(p Pending, withCommands bool) string {
+	var b strings.Builder
+	for _, l := range p.Layers {
+		mark := "✓"
+		if !l.OK {
+			mark = "✗"
+		}
+		fmt.Fprintf(&b, "%s %s: %s\n", mark, l.Layer, l.Detail)
+		if withCommands && !l.OK {
+			for _, c := range l.Commands {
+				fmt.Fprintf(&b, "    %s\n", c)
+			}
+		}
+	}
+	return b.String()
+}
+
+func blockReason(p Pending, n, budget int) string {
+	return "memkeep: the project memory is not up to date with this session. " +
+		"Run these commands with the Bash tool (each is safe to run as is), then finish your answer:\n" +
+		statusLines(p, true) +
+		fmt.Sprintf("(memkeep asks at most %d times per turn; this is %d of %d.)", budget, n, budget)
+}
+
+func pendingMessage(p Pending, ignored bool) string {
+	why := "the block budget for this turn is spent"
+	if ignored {
+		why = "the last request was not acted on"
+	}
+	var missing []string
+	for _, l := range p.Layers {
+		if !l.OK {
+			missing = append(missing, l.Layer+" ("+l.Detail+")")
+		}
+	}
+	return "memkeep: memory still pending: " + strings.Join(missing, ", ") + "; " + why + ". Run `memkeep status` to see the commands."
+}

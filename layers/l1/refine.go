@@ -1,0 +1,347 @@
+package l1
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Options tune a refinement.
+type Options struct {
+	// Root is the project's work tree root. Paths under it are written
+	// repo-relative. Empty means the first "cwd" seen in the transcript.
+	Root string
+}
+
+// Stats counts what a refinement read, kept and dropped.
+type Stats struct {
+	Lines     int            `json:"lines"`
+	BytesIn   int64          `json:"bytes_in"`
+	Records   int            `json:"records"`
+	Skipped   map[string]int `json:"skipped,omitempty"` // dropped lines by type
+	Malformed int            `json:"malformed,omitempty"`
+	Oversize  int            `json:"oversize,omitempty"`
+}
+
+func (s *Stats) skip(kind string) {
+	if s.Skipped == nil {
+		s.Skipped = map[string]int{}
+	}
+	s.Skipped[kind]++
+}
+
+// Add accumulates o into s.
+func (s *Stats) Add(o Stats) {
+	s.Lines += o.Lines
+	s.BytesIn += o.BytesIn
+	s.Records += o.Records
+	s.Malformed += o.Malformed
+	s.Oversize += o.Oversize
+	for k, v := range o.Skipped {
+		if s.Skipped == nil {
+			s.Skipped = map[string]int{}
+		}
+		s.Skipped[k] += v
+	}
+}
+
+// State is everything a Refiner carries from one increment to the next. It
+// is plain data so that a hook can store it under the git dir and a later
+// process can resume exactly where the last one stopped.
+type State struct {
+	// Offset is the byte offset of the first line not yet read.
+	Offset int64 `json:"offset"`
+	// Root is the resolved project root used to relativise paths.
+	Root string `json:"root,omitempty"`
+	// SessionID and Start (first timestamp) name the session's L1 file.
+	SessionID string `json:"session_id,omitempty"`
+	Start     string `json:"start,omitempty"`
+	// Text is assistant text waiting for the rest of its API message.
+	Text *Record `json:"text,omitempty"`
+	// TextMsg is the message.id of Text.
+	TextMsg string `json:"text_msg,omitempty"`
+	// Tools are tool calls in call order, waiting for their own result or
+	// for an earlier call's: records are written in call order.
+	Tools []pendingTool `json:"tools,omitempty"`
+	Stats Stats         `json:"stats"`
+}
+
+type pendingTool struct {
+	ID   string `json:"id"`
+	Rec  Record `json:"rec"`
+	Done bool   `json:"done,omitempty"` // the result arrived
+}
+
+// Refiner turns transcript lines into L1 records. Feed it complete lines
+// in order with Line; call Flush when the transcript has ended. The same
+// lines give the same records however they are split into increments.
+type Refiner struct {
+	opts Options
+	st   State
+}
+
+// NewRefiner starts a refinement at the beginning of a transcript.
+func NewRefiner(opts Options) *Refiner {
+	return &Refiner{opts: opts, st: State{Root: opts.Root}}
+}
+
+// ResumeRefiner continues a refinement from a saved State.
+func ResumeRefiner(st State, opts Options) *Refiner {
+	if st.Root == "" {
+		st.Root = opts.Root
+	}
+	return &Refiner{opts: opts, st: st}
+}
+
+// State returns a copy of the refiner's state for saving.
+func (r *Refiner) State() State { return r.st }
+
+// Stats returns the counts so far.
+func (r *Refiner) Stats() Stats { return r.st.Stats }
+
+// apiMessage is the part of a Messages API message L1 reads.
+type apiMessage struct {
+	ID      string         `json:"id"`
+	Content jsontext.Value `json:"content"`
+}
+
+// block is one content block of any kind; fields of other kinds stay empty.
+type block struct {
+	Type      string         `json:"type"`
+	Text      string         `json:"text"`
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Input     jsontext.Value `json:"input"`
+	ToolUseID string         `json:"tool_use_id"`
+	Content   jsontext.Value `json:"content"`
+	IsError   bool           `json:"is_error"`
+}
+
+// Transcripts are decoded leniently: unknown members are skipped and invalid
+// UTF-8 becomes U+FFFD rather than failing the line.
+var decodeOpts = jsonv2.JoinOptions(jsonv2.RejectUnknownMembers(false), jsontext.AllowInvalidUTF8(true))
+
+// Line refines one complete transcript line that starts at byte offset off
+// (the line excludes its newline). It returns the records the line
+// completes, which may belong to earlier lines.
+func (r *Refiner) Line(line []byte, off int64) []Record {
+	st := &r.st
+	st.Stats.Lines++
+	st.Stats.BytesIn += int64(len(line)) + 1
+	st.Offset = off + int64(len(line)) + 1
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	f, err := scanTop(line)
+	if err != nil {
+		st.Stats.Malformed++
+		return nil
+	}
+	if st.Root == "" && f.cwd != "" {
+		st.Root = f.cwd
+	}
+	if st.SessionID == "" && f.sessionID != "" {
+		st.SessionID = f.sessionID
+	}
+	switch f.typ {
+	case "user":
+		return r.user(f, off)
+	case "assistant":
+		return r.assistant(f, off)
+	case "":
+		st.Stats.skip("untyped")
+	default:
+		st.Stats.skip(f.typ)
+	}
+	return nil
+}
+
+func (r *Refiner) noteStart(ts string) {
+	if r.st.Start == "" && ts != "" {
+		r.st.Start = ts
+	}
+}
+
+// maxCompact bounds a compaction summary. The summary restates a
+// conversation whose prompts, text and tool calls L1 already holds; its
+// head (the request and intent) is what is worth keeping.
+const maxCompact = 4000
+
+// isCompaction tells the transcripts of Claude Code's compaction agent
+// (subagents/agent-acompact-*.jsonl): their prompt is Claude Code's own
+// instruction, not the user's, and their text is the compaction summary.
+func isCompaction(agent string) bool { return strings.HasPrefix(agent, "acompact") }
+
+func agentOf(f topFields) string {
+	if f.agentID != "" {
+		return f.agentID
+	}
+	if f.sidechain {
+		return "sidechain"
+	}
+	return ""
+}
+
+func (r *Refiner) assistant(f topFields, off int64) []Record {
+	var m apiMessage
+	if len(f.message) == 0 || jsonv2.Unmarshal(f.message, &m, decodeOpts) != nil {
+		r.st.Stats.Malformed++
+		return nil
+	}
+	var out []Record
+	if r.st.Text != nil && r.st.TextMsg != m.ID {
+		out = r.flushText(out)
+	}
+	blocks, _ := decodeBlocks(m.Content)
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			t := strings.TrimSpace(b.Text)
+			if t == "" {
+				continue
+			}
+			t = r.clean(t)
+			if r.st.Text == nil {
+				r.noteStart(f.timestamp)
+				kind := KindText
+				if isCompaction(agentOf(f)) {
+					kind = KindCompact
+				}
+				r.st.Text = &Record{TS: f.timestamp, Kind: kind, Off: off, Agent: agentOf(f), Text: t}
+				r.st.TextMsg = m.ID
+			} else {
+				r.st.Text.Text += "\n\n" + t
+			}
+		case "tool_use":
+			r.noteStart(f.timestamp)
+			rec := r.toolCall(b, f, off)
+			r.st.Tools = append(r.st.Tools, pendingTool{ID: b.ID, Rec: rec})
+		}
+	}
+	return out
+}
+
+func (r *Refiner) flushText(out []Record) []Record {
+	if r.st.Text != nil {
+		out = r.emit(out, *r.st.Text)
+		r.st.Text = nil
+		r.st.TextMsg = ""
+	}
+	return out
+}
+
+func (r *Refiner) emit(out []Record, rec Record) []Record {
+	if rec.Kind == KindCompact {
+		rec.Text = truncate(rec.Text, maxCompact)
+	}
+	r.st.Stats.Records++
+	return append(out, rec)
+}
+
+func (r *Refiner) user(f topFields, off int64) []Record {
+	out := r.flushText(nil)
+	var m apiMessage
+	if len(f.message) == 0 || jsonv2.Unmarshal(f.message, &m, decodeOpts) != nil {
+		r.st.Stats.Malformed++
+		return out
+	}
+	if f.meta {
+		r.st.Stats.skip("meta")
+		return out
+	}
+	var prompt []string
+	if len(m.Content) > 0 && m.Content[0] == '"' {
+		var s string
+		if jsonv2.Unmarshal(m.Content, &s, decodeOpts) == nil {
+			prompt = append(prompt, s)
+		}
+	} else {
+		blocks, _ := decodeBlocks(m.Content)
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				prompt = append(prompt, b.Text)
+			case "tool_result":
+				out = r.toolResult(out, b, f)
+			}
+		}
+	}
+	text := strings.TrimSpace(strings.Join(prompt, "\n\n"))
+	if text == "" {
+		return out
+	}
+	kind := KindPrompt
+	if isCompaction(agentOf(f)) {
+		r.st.Stats.skip("compaction_prompt")
+		return out
+	}
+	if f.compact {
+		kind = KindCompact
+	} else {
+		// A typed prompt ends the previous turn: tool calls that never got
+		// a result (interrupted) are written now, before it.
+		out = r.flushTools(out)
+	}
+	r.noteStart(f.timestamp)
+	return r.emit(out, Record{TS: f.timestamp, Kind: kind, Off: off, Agent: agentOf(f), Text: r.clean(text)})
+}
+
+func (r *Refiner) flushTools(out []Record) []Record {
+	for _, p := range r.st.Tools {
+		out = r.emit(out, p.Rec)
+	}
+	r.st.Tools = nil
+	return out
+}
+
+// Flush writes everything still pending. Call it once the transcript has
+// ended (a full refine, or the SessionEnd hook).
+func (r *Refiner) Flush() []Record {
+	return r.flushTools(r.flushText(nil))
+}
+
+func decodeBlocks(v jsontext.Value) ([]block, error) {
+	if len(v) == 0 || v[0] != '[' {
+		return nil, nil
+	}
+	var bs []block
+	err := jsonv2.Unmarshal(v, &bs, decodeOpts)
+	return bs, err
+}
+
+// clean relativises machine paths and redacts secrets: nothing leaves L1
+// without passing through it.
+func (r *Refiner) clean(s string) string {
+	return redactText(relativize(s, r.st.Root))
+}
+
+// EncodeRecord writes rec as one L1 line (with its newline). The encoding
+// is byte-stable: fixed field order, no HTML escaping.
+func EncodeRecord(buf *bytes.Buffer, rec Record) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(rec) // a Record always encodes
+}
+
+// Encode returns records as L1 JSONL bytes.
+func Encode(recs []Record) []byte {
+	var buf bytes.Buffer
+	for _, rec := range recs {
+		EncodeRecord(&buf, rec)
+	}
+	return buf.Bytes()
+}
+
+// SkippedKinds lists the dropped line types in a stable order, for reports.
+func (s Stats) SkippedKinds() []string {
+	ks := make([]string, 0, len(s.Skipped))
+	for k := range s.Skipped {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,340 @@
+package l1
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/fixtures"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden L1 files in testdata/")
+
+// sharedTranscripts are the real Claude Code transcripts beside the
+// project (read-only, never copied in).
+const sharedTranscripts = "../../../shared/transcripts"
+
+func refineBytes(t testing.TB, data []byte, root string) ([]Record, State) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, st, err := RefineFile(p, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, st
+}
+
+func prompts(recs []Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Kind == KindPrompt {
+			out = append(out, r.Text)
+		}
+	}
+	return out
+}
+
+func count(recs []Record, kind string) int {
+	n := 0
+	for _, r := range recs {
+		if r.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+func TestFixturesKeepEveryPromptAndToolCall(t *testing.T) {
+	all := append(fixtures.Benign(), fixtures.Secrets(), fixtures.HugeLine(5<<20))
+	for _, f := range all {
+		t.Run(f.Name, func(t *testing.T) {
+			recs, st := refineBytes(t, f.Data, fixtures.Root)
+			if f.Prompts != nil {
+				if got := prompts(recs); strings.Join(got, "\x00") != strings.Join(f.Prompts, "\x00") {
+					t.Errorf("prompts:\n got %q\nwant %q", got, f.Prompts)
+				}
+			}
+			if got := count(recs, KindTool); got != f.ToolCalls {
+				t.Errorf("tool records: got %d, want %d", got, f.ToolCalls)
+			}
+			if st.Stats.Malformed != f.Malformed {
+				t.Errorf("malformed lines: got %d, want %d", st.Stats.Malformed, f.Malformed)
+			}
+			out := Encode(recs)
+			for _, s := range f.Secrets {
+				if bytes.Contains(out, []byte(s)) {
+					t.Errorf("secret %q survived refinement", s)
+				}
+			}
+			if bytes.Contains(out, []byte(fixtures.Root)) {
+				t.Errorf("absolute project path in L1:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestGolden pins the exact L1 bytes of the version fixtures, so a format
+// change shows up as a reviewable diff of testdata/ (-update rewrites it).
+func TestGolden(t *testing.T) {
+	for _, f := range append(fixtures.Benign(), fixtures.Secrets()) {
+		recs, _ := refineBytes(t, f.Data, fixtures.Root)
+		got := Encode(recs)
+		p := filepath.Join("testdata", f.Name+".l1.jsonl")
+		if *update {
+			os.MkdirAll("testdata", 0o755)
+			if err := os.WriteFile(p, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatalf("%v (run `go test ./layers/l1 -update`)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: L1 differs from golden file %s (run with -update if the change is intended):\n%s", f.Name, p, got)
+		}
+	}
+}
+
+func TestToolRecordsCarryTargets(t *testing.T) {
+	recs, _ := refineBytes(t, fixtures.V20().Data, fixtures.Root)
+	var tools []Record
+	for _, r := range recs {
+		if r.Kind == KindTool {
+			tools = append(tools, r)
+		}
+	}
+	want := []struct{ tool, file, lines, pat, diffPrefix string }{
+		{"Grep", "scripts", "", "def deploy", ""},
+		{"Glob", "", "", "scripts/**/*.sh", ""},
+		{"Read", "scripts/deploy.py", "10-49", "", ""},
+		{"MultiEdit", "scripts/deploy.py", "10-33", "", "+4 -1 def deploy(env, dry_run=False):"},
+		{"Write", "docs/deploy.md", "1-3", "", "+3 -0 # Deploy"},
+	}
+	if len(tools) != len(want) {
+		t.Fatalf("got %d tool records, want %d: %+v", len(tools), len(want), tools)
+	}
+	for i, w := range want {
+		g := tools[i]
+		if g.Tool != w.tool || g.File != w.file || g.Lines != w.lines || g.Pat != w.pat || !strings.HasPrefix(g.Diff, w.diffPrefix) {
+			t.Errorf("tool %d: got %+v, want %+v", i, g, w)
+		}
+	}
+
+	recs, _ = refineBytes(t, fixtures.V21().Data, fixtures.Root)
+	var bash []Record
+	for _, r := range recs {
+		if r.Tool == "Bash" {
+			bash = append(bash, r)
+		}
+	}
+	if len(bash) != 3 {
+		t.Fatalf("want 3 Bash records, got %+v", bash)
+	}
+	if bash[0].Exit == nil || *bash[0].Exit != 1 || !bash[0].Err || !strings.Contains(bash[0].Res, "FAIL: TestParse") {
+		t.Errorf("failing command: got %+v", bash[0])
+	}
+	if bash[0].Cmd != "cd . && go test ./..." {
+		t.Errorf("command not made repo-relative: %q", bash[0].Cmd)
+	}
+	if bash[1].Exit == nil || *bash[1].Exit != 0 || bash[1].Err {
+		t.Errorf("passing command: got %+v", bash[1])
+	}
+	if bash[2].Cmd != "sleep 100" || bash[2].Exit != nil || bash[2].Res != "" {
+		t.Errorf("interrupted command without result: got %+v", bash[2])
+	}
+}
+
+func TestAssistantLinesOfOneMessageAreJoined(t *testing.T) {
+	b := fixtures.NewBuilder("2.1.39", "s", fixtures.Root)
+	b.Prompt("explain")
+	b.Assistant("msg_1", fixtures.Thinking("hmm"), fixtures.Text("First part."), fixtures.Text("Second part."))
+	b.Assistant("msg_2", fixtures.Text("Another message."))
+	recs, _ := refineBytes(t, b.Bytes(), fixtures.Root)
+	var texts []string
+	for _, r := range recs {
+		if r.Kind == KindText {
+			texts = append(texts, r.Text)
+		}
+	}
+	want := []string{"First part.\n\nSecond part.", "Another message."}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q, want %q", texts, want)
+	}
+	for _, r := range recs {
+		if strings.Contains(r.Text, "hmm") {
+			t.Fatal("thinking leaked into L1")
+		}
+	}
+}
+
+func TestCompactionAndSubagentAreMarked(t *testing.T) {
+	recs, _ := refineBytes(t, fixtures.V20().Data, fixtures.Root)
+	if count(recs, KindCompact) != 1 {
+		t.Errorf("want one compact record, got %d", count(recs, KindCompact))
+	}
+	recs, _ = refineBytes(t, fixtures.Subagent().Data, fixtures.Root)
+	for _, r := range recs {
+		if r.Agent != "a7b1c2d" {
+			t.Errorf("subagent record not marked: %+v", r)
+		}
+	}
+}
+
+// growFile refines data as a transcript that grows in the given pieces,
+// resuming from the saved state each time, and returns the L1 bytes.
+func growFile(t testing.TB, data []byte, cuts []int) []byte {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "grow.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Record
+	var st State
+	prev := 0
+	for i, c := range append(cuts, len(data)) {
+		if _, err := f.Write(data[prev:c]); err != nil {
+			t.Fatal(err)
+		}
+		prev = c
+		final := i == len(cuts)
+		// Round-trip the state through JSON, as hooks store it on disk.
+		b, _ := json.Marshal(st)
+		st = State{}
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		recs, next, err := RefineFrom(p, st, Options{Root: fixtures.Root}, final)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, recs...)
+		st = next
+	}
+	return Encode(out)
+}
+
+func randomCuts(rng *rand.Rand, n, size int) []int {
+	cuts := make([]int, n)
+	for i := range cuts {
+		cuts[i] = rng.Intn(size + 1)
+	}
+	sortInts(cuts)
+	return cuts
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+func TestIncrementalEqualsWhole(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, f := range append(fixtures.Benign(), fixtures.Secrets(), fixtures.HugeLine(200<<10)) {
+		recs, _ := refineBytes(t, f.Data, fixtures.Root)
+		whole := Encode(recs)
+		for trial := 0; trial < 20; trial++ {
+			cuts := randomCuts(rng, 1+rng.Intn(12), len(f.Data))
+			if got := growFile(t, f.Data, cuts); !bytes.Equal(got, whole) {
+				t.Fatalf("%s: increments at %v differ from a whole refine:\n got %s\nwant %s", f.Name, cuts, got, whole)
+			}
+		}
+	}
+}
+
+func TestPartialLastLineIsLeftForLater(t *testing.T) {
+	f := fixtures.Truncated()
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(p, f.Data, 0o644)
+	recs, st, err := RefineFrom(p, State{}, Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := int64(bytes.LastIndexByte(f.Data, '\n') + 1)
+	if st.Offset != complete || len(recs) != 1 {
+		t.Fatalf("offset %d (want %d), %d records (want 1)", st.Offset, complete, len(recs))
+	}
+	// Claude Code finishes the line; the next call picks it up.
+	fh, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString(`tten"},"timestamp":"2026-02-10T23:00:00.000Z"}` + "\n")
+	fh.Close()
+	recs, _, err = RefineFrom(p, st, Options{}, false)
+	if err != nil || len(recs) != 1 || recs[0].Text != "still being written" {
+		t.Fatalf("got %+v, %v", recs, err)
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := RefineFile(filepath.Join(dir, "missing.jsonl"), Options{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: got %v", err)
+	}
+	if _, _, err := RefineFile(dir, Options{}); !errors.Is(err, ErrNotTranscript) {
+		t.Errorf("directory: got %v", err)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	if recs, st, err := RefineFile(empty, Options{}); err != nil || len(recs) != 0 || st.Stats.Lines != 0 {
+		t.Errorf("empty file: %v %v %+v", recs, err, st.Stats)
+	}
+	garbage := filepath.Join(dir, "garbage.bin")
+	rng := rand.New(rand.NewSource(7))
+	buf := make([]byte, 1<<20)
+	rng.Read(buf)
+	os.WriteFile(garbage, buf, 0o644)
+	if _, st, err := RefineFile(garbage, Options{}); err != nil || st.Stats.Malformed == 0 {
+		t.Errorf("binary garbage: %v %+v", err, st.Stats)
+	}
+}
+
+func TestFiftyMegabyteLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 100 MB")
+	}
+	f := fixtures.HugeLine(50 << 20)
+	recs, st := refineBytes(t, f.Data, fixtures.Root)
+	if got := prompts(recs); len(got) != 2 || count(recs, KindTool) != 1 {
+		t.Fatalf("prompts %q, tools %d, stats %+v", got, count(recs, KindTool), st.Stats)
+	}
+}
+
+func TestOversizeLineIsSkippedAndCounted(t *testing.T) {
+	b := fixtures.NewBuilder("2.1.39", "s", fixtures.Root)
+	b.Prompt("before")
+	b.Raw(`{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", MaxLine+10) + `"}}`)
+	b.Prompt("after")
+	recs, st := refineBytes(t, b.Bytes(), fixtures.Root)
+	if got := prompts(recs); len(got) != 2 || got[0] != "before" || got[1] != "after" || st.Stats.Oversize != 1 {
+		t.Fatalf("%d prompts, oversize %d; want before, after and 1 oversize line", len(got), st.Stats.Oversize)
+	}
+}
+
+func TestUnknownLineTypesAreCounted(t *testing.T) {
+	_, st := refineBytes(t, fixtures.V21().Data, fixtures.Root)
+	if st.Stats.Skipped["telemetry-blob"] != 1 || st.Stats.Skipped["progress"] != 4 || st.Stats.Skipped["system"] != 2 {
+		t.Fatalf("skipped: %+v", st.Stats.Skipped)
+	}
+}
+
+func TestPrivateTextIsDropped(t *testing.T) {
+	recs, _ := refineBytes(t, fixtures.Secrets().Data, fixtures.Root)
+	out := Encode(recs)
+	if bytes.Contains(out, []byte("Elm Street")) || !bytes.Contains(out, []byte("[REDACTED:")) {
+		t.Fatalf("private text or redaction marks wrong:\n%s", out)
+	}
+}

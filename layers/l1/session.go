@@ -1,0 +1,252 @@
+package l1
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/filelock"
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+// syncState is what Sync keeps per transcript under the git dir.
+type syncState struct {
+	Refine State `json:"refine"`
+	// Base names the session's L1 file once its first record is known.
+	Base string `json:"base,omitempty"`
+	// L1Lines is the number of lines of the L1 file this transcript wrote
+	// to; for a subagent it is the parent's file.
+	L1Lines int `json:"l1_lines"`
+}
+
+// SyncOptions tune Sync.
+type SyncOptions struct {
+	// Final flushes pending records: the transcript has ended.
+	Final bool
+	// Base forces the L1 file (a subagent transcript goes into its parent
+	// session's file). Empty derives it from the session's first record.
+	Base string
+	// LockWait bounds the wait for another process refining the same
+	// transcript.
+	LockWait time.Duration
+}
+
+// SyncResult says what one Sync appended.
+type SyncResult struct {
+	Base      string   // L1 file stem, empty until the session has a record
+	SessionID string   // from the transcript
+	New       []Record // records appended by this call
+	FirstLine int      // 1-based L1 line number of New[0]
+	Lines     int      // L1 lines of the file after this call
+	Stats     Stats    // counts for the whole transcript so far
+}
+
+// Sync brings a session's L1 file up to date with its transcript: it reads
+// only what was appended since the last call, appends the new records to
+// .claude/memory/sessions/<base>.l1.jsonl, and saves where it stopped under
+// the git dir. Hooks, `memkeep import` and consolidation all go through it,
+// so the L1 file is the same whoever refined it and however often.
+func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, error) {
+	abs, err := filepath.Abs(transcript)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	key := stateKey(abs)
+	dir := filepath.Join(l.StateDir(), "l1")
+	lk, err := filelock.Acquire(filepath.Join(dir, key+".lock"), opts.LockWait)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	defer lk.Unlock()
+
+	statePath := filepath.Join(dir, key+".json")
+	var ss syncState
+	if b, err := os.ReadFile(statePath); err == nil {
+		if json.Unmarshal(b, &ss) != nil {
+			ss = syncState{} // a damaged state file means refining from the start
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return SyncResult{}, err
+	}
+	if ss.Base == "" && opts.Base != "" {
+		ss.Base = opts.Base
+	}
+	recs, st, err := RefineFrom(abs, ss.Refine, Options{Root: l.Root}, opts.Final)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	if ss.Base == "" && st.Start != "" {
+		ts, perr := time.Parse(time.RFC3339Nano, st.Start)
+		if perr != nil {
+			ts = time.Unix(0, 0)
+		}
+		sid := st.SessionID
+		if sid == "" {
+			sid = stateKey(abs)
+		}
+		ss.Base = memdir.SessionBase(ts, sid)
+	}
+	res := SyncResult{Base: ss.Base, SessionID: st.SessionID, Stats: st.Stats}
+	if len(recs) > 0 {
+		if ss.Base == "" {
+			return res, fmt.Errorf("%s: records without a session start", transcript)
+		}
+		l1path := l.L1File(ss.Base)
+		before, err := countFileLines(l1path)
+		if err != nil {
+			return res, err
+		}
+		if err := appendRecords(l1path, recs); err != nil {
+			return res, err
+		}
+		res.New = recs
+		res.FirstLine = before + 1
+		ss.L1Lines = before + len(recs)
+	}
+	res.Lines = ss.L1Lines
+	ss.Refine = st
+	b, _ := json.Marshal(ss)
+	if err := atomicfile.WriteFile(statePath, b, 0o644); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// Reset forgets where Sync stopped for a transcript, so that the next Sync
+// refines it from the start (used by import, which rewrites L1 files whole).
+func Reset(l memdir.Layout, transcript string) error {
+	abs, err := filepath.Abs(transcript)
+	if err != nil {
+		return err
+	}
+	err = os.Remove(filepath.Join(l.StateDir(), "l1", stateKey(abs)+".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+func stateKey(absPath string) string {
+	h := sha256.Sum256([]byte(absPath))
+	return hex.EncodeToString(h[:8])
+}
+
+func countFileLines(p string) (int, error) {
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return bytes.Count(b, []byte{'\n'}), nil
+}
+
+// appendRecords appends whole lines with one write, so a reader never sees
+// half a record.
+func appendRecords(p string, recs []Record) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(Encode(recs)); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ImportResult says what Import wrote for one session.
+type ImportResult struct {
+	Base      string
+	SessionID string
+	Files     int
+	BytesOut  int64
+	Stats     Stats
+}
+
+// Import refines a whole session at once — its main transcript and its
+// subagent transcripts — and writes the session's L1 file whole, replacing
+// any earlier one, so importing twice gives the same bytes. It records
+// where each transcript ended, so hooks that see the session later append
+// only what is new.
+func Import(l memdir.Layout, main string, subagents []string) (ImportResult, error) {
+	var res ImportResult
+	type done struct {
+		path string
+		st   State
+	}
+	var all []Record
+	var states []done
+	for i, p := range append([]string{main}, subagents...) {
+		recs, st, err := RefineFile(p, Options{Root: l.Root})
+		if err != nil {
+			return res, err
+		}
+		if i == 0 {
+			res.SessionID = st.SessionID
+			if st.Start == "" {
+				// No prompt, text or tool call at all: nothing to keep.
+				res.Stats.Add(st.Stats)
+				res.Files++
+				return res, nil
+			}
+			ts, perr := time.Parse(time.RFC3339Nano, st.Start)
+			if perr != nil {
+				ts = time.Unix(0, 0)
+			}
+			sid := st.SessionID
+			if sid == "" {
+				sid = stateKey(p)
+			}
+			res.Base = memdir.SessionBase(ts, sid)
+		}
+		for j := range recs {
+			if i > 0 && recs[j].Agent == "" {
+				recs[j].Agent = agentName(p)
+			}
+		}
+		all = append(all, recs...)
+		res.Stats.Add(st.Stats)
+		res.Files++
+		states = append(states, done{p, st})
+	}
+	data := Encode(all)
+	if err := atomicfile.WriteFile(l.L1File(res.Base), data, 0o644); err != nil {
+		return res, err
+	}
+	res.BytesOut = int64(len(data))
+	for _, d := range states {
+		abs, err := filepath.Abs(d.path)
+		if err != nil {
+			return res, err
+		}
+		ss := syncState{Refine: d.st, Base: res.Base, L1Lines: len(all)}
+		b, _ := json.Marshal(ss)
+		if err := atomicfile.WriteFile(filepath.Join(l.StateDir(), "l1", stateKey(abs)+".json"), b, 0o644); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// agentName derives a subagent's id from its file name (agent-<id>.jsonl)
+// for lines that do not carry one.
+func agentName(p string) string {
+	b := filepath.Base(p)
+	b = b[:len(b)-len(filepath.Ext(b))]
+	if len(b) > 6 && b[:6] == "agent-" {
+		return b[6:]
+	}
+	return b
+}

@@ -1,0 +1,379 @@
+package l1
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Limits on what a tool record keeps. L1 is a memory of what happened, not
+// a copy of the output: the transcript stays on disk for the details.
+const (
+	maxCmd    = 300
+	maxArg    = 160
+	maxRes    = 160
+	maxOkRes  = 100
+	maxDiffLn = 80
+)
+
+// toolInput holds the input fields of the tools L1 summarises.
+type toolInput struct {
+	Command      string         `json:"command"`
+	FilePath     string         `json:"file_path"`
+	NotebookPath string         `json:"notebook_path"`
+	Path         string         `json:"path"`
+	Pattern      string         `json:"pattern"`
+	Offset       jsontext.Value `json:"offset"`
+	Limit        jsontext.Value `json:"limit"`
+	OldString    string         `json:"old_string"`
+	NewString    string         `json:"new_string"`
+	Content      string         `json:"content"`
+	Edits        []struct {
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	} `json:"edits"`
+	Description  string `json:"description"`
+	SubagentType string `json:"subagent_type"`
+	URL          string `json:"url"`
+	Query        string `json:"query"`
+	Skill        string `json:"skill"`
+	Todos        []any  `json:"todos"`
+}
+
+func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
+	rec := Record{TS: f.timestamp, Kind: KindTool, Off: off, Agent: agentOf(f), Tool: b.Name}
+	var in toolInput
+	_ = jsonv2.Unmarshal(b.Input, &in, decodeOpts) // unknown shapes fall back to Arg
+	file := in.FilePath
+	if file == "" {
+		file = in.NotebookPath
+	}
+	switch b.Name {
+	case "Bash":
+		rec.Cmd = r.clean(truncate(in.Command, maxCmd))
+	case "Read":
+		rec.File = r.path(file)
+		if o, ok := jsonInt(in.Offset); ok {
+			l, lok := jsonInt(in.Limit)
+			if lok && l > 0 {
+				rec.Lines = strconv.Itoa(o) + "-" + strconv.Itoa(o+l-1)
+			} else {
+				rec.Lines = strconv.Itoa(o) + "-"
+			}
+		}
+	case "Edit":
+		rec.File = r.path(file)
+		rec.Diff = r.clean(diffSummary(in.OldString, in.NewString))
+	case "MultiEdit":
+		rec.File = r.path(file)
+		var olds, news []string
+		for _, e := range in.Edits {
+			olds = append(olds, e.OldString)
+			news = append(news, e.NewString)
+		}
+		rec.Diff = r.clean(diffSummary(strings.Join(olds, "\n"), strings.Join(news, "\n")))
+	case "Write":
+		rec.File = r.path(file)
+		rec.Diff = r.clean(diffSummary("", in.Content))
+	case "NotebookEdit":
+		rec.File = r.path(file)
+	case "Grep", "Glob":
+		rec.Pat = r.clean(truncate(in.Pattern, maxArg))
+		if in.Path != "" {
+			rec.File = r.path(in.Path)
+		}
+	case "Task", "Agent":
+		rec.Arg = r.clean(truncate(strings.TrimSpace(in.SubagentType+": "+in.Description), maxArg))
+	case "WebFetch":
+		rec.Arg = r.clean(truncate(in.URL, maxArg))
+	case "WebSearch":
+		rec.Arg = r.clean(truncate(in.Query, maxArg))
+	case "Skill":
+		rec.Arg = r.clean(truncate(in.Skill, maxArg))
+	case "TodoWrite":
+		rec.Arg = strconv.Itoa(len(in.Todos)) + " todos"
+	default:
+		rec.Arg = r.clean(truncate(compactJSON(b.Input), maxArg))
+	}
+	return rec
+}
+
+// resultMeta is what L1 reads from a line's toolUseResult: edit hunks and
+// search counts. Only those members are decoded; the rest (whole file
+// bodies in originalFile or file.content) is skipped by the scanner.
+type resultMeta struct {
+	patch                         []patchHunk
+	numFiles, numLines, numMatches int
+	hasFiles, hasLines, hasMatches bool
+}
+
+type patchHunk struct {
+	NewStart int `json:"newStart"`
+	NewLines int `json:"newLines"`
+}
+
+func readResultMeta(v []byte) resultMeta {
+	var m resultMeta
+	if len(v) == 0 || v[0] != '{' {
+		return m
+	}
+	_ = members(v, func(key, val []byte) {
+		switch string(key) {
+		case "structuredPatch":
+			_ = jsonv2.Unmarshal(val, &m.patch, decodeOpts)
+		case "numFiles":
+			m.numFiles, m.hasFiles = atoi(val)
+		case "numLines":
+			m.numLines, m.hasLines = atoi(val)
+		case "numMatches":
+			m.numMatches, m.hasMatches = atoi(val)
+		}
+	})
+	return m
+}
+
+func atoi(v []byte) (int, bool) {
+	n, err := strconv.Atoi(string(v))
+	return n, err == nil
+}
+
+func (r *Refiner) toolResult(out []Record, b block, f topFields) []Record {
+	idx := -1
+	for i, p := range r.st.Tools {
+		if p.ID == b.ToolUseID && !p.Done {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		r.st.Stats.skip("orphan_tool_result")
+		return out
+	}
+	r.fillResult(&r.st.Tools[idx].Rec, b, f)
+	r.st.Tools[idx].Done = true
+	return r.emitDone(out)
+}
+
+// fillResult completes a tool record from its tool_result block and the
+// line's toolUseResult.
+func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
+	text := resultText(b.Content)
+	rec.Err = b.IsError
+	switch rec.Tool {
+	case "Bash":
+		code := 0
+		if rest, ok := strings.CutPrefix(text, "Exit code "); ok {
+			num, tail, _ := strings.Cut(rest, "\n")
+			if n, err := strconv.Atoi(strings.TrimSpace(num)); err == nil {
+				code = n
+				text = tail
+			}
+		} else if b.IsError {
+			code = -1 // failed without a status (interrupted, denied, timed out)
+		}
+		if code >= 0 {
+			rec.Exit = &code
+		}
+		rec.Err = b.IsError || code != 0
+		rec.Res = r.short(text, rec.Err)
+	case "Read":
+		if rec.Lines == "" && !rec.Err && text != "" {
+			// A whole-file read: its result holds every line.
+			rec.Lines = "1-" + strconv.Itoa(strings.Count(strings.TrimSuffix(text, "\n"), "\n")+1)
+		}
+		if rec.Err {
+			rec.Res = r.short(text, true)
+		}
+	case "Edit", "MultiEdit", "Write":
+		meta := readResultMeta(f.toolUseResult)
+		if len(meta.patch) > 0 {
+			first := meta.patch[0]
+			last := meta.patch[len(meta.patch)-1]
+			end := last.NewStart + last.NewLines - 1
+			if end < first.NewStart {
+				end = first.NewStart
+			}
+			rec.Lines = strconv.Itoa(first.NewStart) + "-" + strconv.Itoa(end)
+		} else if rec.Tool == "Write" && !rec.Err {
+			rec.Lines = "1-" + strconv.Itoa(countLines(rec.Diff))
+		}
+		if rec.Err {
+			rec.Res = r.short(text, true)
+		}
+	case "Grep", "Glob":
+		meta := readResultMeta(f.toolUseResult)
+		switch {
+		case rec.Err:
+			rec.Res = r.short(text, true)
+		case meta.hasMatches:
+			rec.Res = strconv.Itoa(meta.numMatches) + " matches"
+		case meta.hasLines && meta.numLines > 0:
+			rec.Res = strconv.Itoa(meta.numLines) + " lines"
+		case meta.hasFiles:
+			rec.Res = strconv.Itoa(meta.numFiles) + " files"
+		default:
+			rec.Res = r.short(text, false)
+		}
+	default:
+		rec.Res = r.short(text, rec.Err)
+	}
+}
+
+// emitDone writes the finished tool calls at the head of the queue, so that
+// records keep the order of the calls even when results arrive out of order
+// (parallel tool calls).
+func (r *Refiner) emitDone(out []Record) []Record {
+	n := 0
+	for n < len(r.st.Tools) && r.st.Tools[n].Done {
+		out = r.emit(out, r.st.Tools[n].Rec)
+		n++
+	}
+	r.st.Tools = r.st.Tools[n:]
+	if len(r.st.Tools) == 0 {
+		r.st.Tools = nil
+	}
+	return out
+}
+
+// countLines reads the added-line count back out of a Write's diff summary.
+func countLines(diff string) int {
+	if n, err := strconv.Atoi(strings.TrimPrefix(strings.Fields(diff + " 0")[0], "+")); err == nil && n > 0 {
+		return n
+	}
+	return 1
+}
+
+// short keeps the first meaningful line of a result.
+func (r *Refiner) short(s string, isErr bool) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	limit := maxOkRes
+	if isErr {
+		limit = maxRes
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	return r.clean(truncate(strings.TrimSpace(line), limit))
+}
+
+// resultText returns the text of a tool_result's content: a string, or the
+// text blocks of an array.
+func resultText(v jsontext.Value) string {
+	if len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		_ = jsonv2.Unmarshal(v, &s, decodeOpts)
+		return s
+	case '[':
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		_ = jsonv2.Unmarshal(v, &parts, decodeOpts)
+		var sb strings.Builder
+		for _, p := range parts {
+			if p.Type == "text" && p.Text != "" {
+				if sb.Len() > 0 {
+					sb.WriteByte('\n')
+				}
+				sb.WriteString(p.Text)
+			}
+		}
+		return sb.String()
+	}
+	return ""
+}
+
+// diffSummary says how many lines an edit added and removed, and shows the
+// first changed line of the new text.
+func diffSummary(old, new string) string {
+	ol, nl := splitLines(old), splitLines(new)
+	// Trim the common prefix and suffix so "+A -R" counts changed lines.
+	p := 0
+	for p < len(ol) && p < len(nl) && ol[p] == nl[p] {
+		p++
+	}
+	s := 0
+	for s < len(ol)-p && s < len(nl)-p && ol[len(ol)-1-s] == nl[len(nl)-1-s] {
+		s++
+	}
+	added, removed := nl[p:len(nl)-s], ol[p:len(ol)-s]
+	sum := "+" + strconv.Itoa(len(added)) + " -" + strconv.Itoa(len(removed))
+	first := ""
+	for _, l := range added {
+		if t := strings.TrimSpace(l); t != "" {
+			first = t
+			break
+		}
+	}
+	if first == "" {
+		for _, l := range removed {
+			if t := strings.TrimSpace(l); t != "" {
+				first = "-" + t
+				break
+			}
+		}
+	}
+	if first != "" {
+		sum += " " + truncate(first, maxDiffLn)
+	}
+	return sum
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func jsonInt(v jsontext.Value) (int, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.Trim(string(v), `"`))
+	return n, err == nil
+}
+
+func compactJSON(v jsontext.Value) string {
+	if len(v) == 0 {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, v) != nil {
+		return string(v)
+	}
+	return buf.String()
+}
+
+// truncate cuts s to at most n runes, marking the cut with "…".
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
+}
+
+// path writes a tool's target file repo-relative when it is under the
+// project root, home-relative when under a home folder.
+func (r *Refiner) path(p string) string {
+	if p == "" {
+		return ""
+	}
+	return redactText(relPath(p, r.st.Root))
+}

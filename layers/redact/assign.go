@@ -1,0 +1,329 @@
+package redact
+
+import (
+	"strings"
+	"sync"
+)
+
+// Secrets in assignments: a secret-looking name, an operator, a value.
+//
+//	DB_PASSWORD=hunter2-Xq9            env file, shell export
+//	password: hunter2                  YAML
+//	"api_key": "…"                     JSON (also JSON-escaped: \"api_key\")
+//	client_secret = "…"                code, INI, TOML
+//	--token=…  --password hunter2      command-line flags
+//	the secret wJalrXUtnFEMI/K7MD…     prose, when the value looks random
+//
+// Only the value is replaced; the name stays, since it tells the reader
+// what was configured. How sure the syntax is that the value is a literal
+// decides how much the value must look like a secret (see lenient, strict
+// and random in value.go).
+
+// nameKeywords are the words whose presence in a name makes it worth a
+// look. The name's components then decide (classify).
+var nameKeywords = []string{"secret", "token", "pass", "pwd", "cred", "key", "auth", "cookie", "salt", "signature"}
+
+// maxName bounds the names considered, so a long run of name characters
+// (a base64 blob) is not taken for one.
+const maxName = 100
+
+var nameTable = sync.OnceValue(func() *kwTable {
+	kws := make([]keyword, len(nameKeywords))
+	for i, w := range nameKeywords {
+		kws[i] = keyword{text: w, fold: true}
+	}
+	return newKwTable(kws)
+})
+
+// findNamed finds values assigned to secret-looking names.
+func findNamed(s string, dst []span) []span {
+	next := 0 // where the next name may start
+	nameTable().each(s, func(pos int, _ keyword) {
+		if pos < next {
+			return
+		}
+		ns, ne := pos, pos
+		for ns > 0 && isNameChar(s[ns-1]) {
+			ns--
+		}
+		for ne < len(s) && isNameChar(s[ne]) {
+			ne++
+		}
+		next = ne
+		// A name ends before sentence punctuation: "the secret." assigns
+		// nothing.
+		for ne > pos && (s[ne-1] == '.' || s[ne-1] == '-') {
+			ne--
+		}
+		if ne-ns > maxName {
+			return
+		}
+		name := s[ns:ne]
+		strength, kind := classify(name)
+		if strength == notSecret {
+			return
+		}
+		if sp, ok := assignedValue(s, ne, name, strength, kind); ok {
+			dst = append(dst, sp)
+			next = sp.end
+		}
+	})
+	return dst
+}
+
+// assignedValue looks for an operator and a value after the name ending
+// at ne and returns the value's span when it should be redacted.
+func assignedValue(s string, ne int, name string, strength nameStrength, kind string) (span, bool) {
+	r := ne
+	quotedName := false
+	switch {
+	case r+1 < len(s) && s[r] == '\\' && isQuote(s[r+1]):
+		r, quotedName = r+2, true
+	case r < len(s) && isQuote(s[r]):
+		r, quotedName = r+1, true
+	}
+	spaceBefore := false
+	for r < len(s) && (s[r] == ' ' || s[r] == '\t') {
+		r, spaceBefore = r+1, true
+	}
+	op := ""
+	if o := r; o < len(s) && (s[o] == '=' || s[o] == ':' || s[o] == '!') {
+		for r < len(s) && r-o < 3 && strings.IndexByte("=:!>", s[r]) >= 0 {
+			r++
+		}
+		op = s[o:r]
+		switch op {
+		case "=", ":", ":=", "=>", "==", "===", "!=", "!==":
+		default:
+			return span{}, false
+		}
+		if op == ":" && strings.HasPrefix(s[r:], "//") {
+			return span{}, false // a URL scheme, not an assignment
+		}
+	} else if !spaceBefore || quotedName {
+		return span{}, false
+	}
+	spaceAfter := false
+	for r < len(s) && (s[r] == ' ' || s[r] == '\t') {
+		r, spaceAfter = r+1, true
+	}
+	vs, ve, after, quoted := valueAt(s, r)
+	if vs == ve {
+		return span{}, false
+	}
+	v := s[vs:ve]
+	if !quoted && after < len(s) && (s[after] == '(' || s[after] == '[') {
+		return span{}, false // a call or an index: code, not a value
+	}
+
+	var ok bool
+	switch {
+	case op == "":
+		// Prose or a flag: the name and the value are merely adjacent.
+		if strings.HasPrefix(name, "--") && strength == strongName {
+			ok = v[0] != '-' && strict(v)
+		} else {
+			ok, kind = random(v), "generic-high-entropy"
+		}
+	case strength == weakName:
+		ok = random(v)
+	case quoted:
+		ok = lenient(v)
+	case op == "=" && !spaceBefore && !spaceAfter:
+		// KEY=value, key=value&…, f(password=…), --token=…
+		ok = lenient(v)
+	case op == ":" && endsField(s, after):
+		// password: value on a YAML line or in a header.
+		ok = lenient(v)
+	default:
+		ok = strict(v)
+	}
+	return span{vs, ve, kind}, ok
+}
+
+// valueAt parses the value starting at r: a quoted string (its content;
+// an unterminated one runs to the end of the line), a JSON-escaped quoted
+// string (\"…\"), or a bare word. It returns the value's bounds, where the
+// text after it starts, and whether it was quoted.
+func valueAt(s string, r int) (vs, ve, after int, quoted bool) {
+	if r >= len(s) {
+		return r, r, r, false
+	}
+	if s[r] == '\\' && r+1 < len(s) && isQuote(s[r+1]) {
+		closing := s[r : r+2]
+		line := lineEnd(s, r+2)
+		if i := strings.Index(s[r+2:line], closing); i >= 0 {
+			return r + 2, r + 2 + i, r + 2 + i + 2, true
+		}
+		return r + 2, line, line, true
+	}
+	if isQuote(s[r]) {
+		q := s[r]
+		for i := r + 1; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case q:
+				return r + 1, i, i + 1, true
+			case '\n', '\r':
+				return r + 1, i, i, true
+			}
+		}
+		return r + 1, len(s), len(s), true
+	}
+	e := r
+	for e < len(s) && !stopsBareValue(s[e]) {
+		e++
+	}
+	after = e
+	for e > r && s[e-1] == '.' { // end of a sentence
+		e--
+	}
+	return r, e, after, false
+}
+
+// endsField reports whether nothing but blanks, a comment, a closing quote
+// or a separator follows position i on its line: the value was the whole
+// field ("password: hunter2" in YAML, "X-Api-Key: …" in a header).
+func endsField(s string, i int) bool {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i >= len(s) {
+		return true
+	}
+	switch s[i] {
+	case '\n', '\r', '#', '"', '\'', '`', ',', '}', '\\':
+		return true
+	}
+	return false
+}
+
+func lineEnd(s string, i int) int {
+	if j := strings.IndexAny(s[i:], "\r\n"); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+func isNameChar(c byte) bool {
+	return identStart(c) || isDigit(c) || c == '.' || c == '-'
+}
+
+func stopsBareValue(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', ',', ';', '&', '|', '(', ')', '[', ']', '{', '}', '<', '>', '\\':
+		return true
+	}
+	return false
+}
+
+type nameStrength int
+
+const (
+	notSecret  nameStrength = iota
+	weakName                // key, auth, cookie…: redact random-looking values only
+	strongName              // password, token, secret, api_key…
+)
+
+// strongSuffixes end the components that make a name plainly secret:
+// token, accessToken, client_secret, DB_PASSWORD, apikey.
+var strongSuffixes = []string{"token", "secret", "password", "passwd", "passphrase", "credential", "credentials", "creds", "apikey", "privatekey", "secretkey", "accesskey"}
+
+// keyQualifiers make "<qualifier> key" a strong name: api_key, privateKey,
+// SECRET_KEY.
+var keyQualifiers = []string{"api", "private", "secret", "access", "encryption", "signing", "master", "client", "app", "account", "service", "auth", "license", "subscription", "admin", "consumer", "session", "ssh", "deploy", "aws"}
+
+var weakComponents = []string{"key", "auth", "authorization", "cookie", "salt", "signature"}
+
+// metaTails, as a name's last component, make it about a secret rather
+// than the secret itself: token_count, password_file, secret_name, key_id.
+var metaTails = []string{
+	"count", "counts", "type", "types", "id", "ids", "name", "names", "file", "files", "path",
+	"paths", "dir", "url", "uri", "urls", "endpoint", "host", "len", "length", "size", "limit",
+	"max", "min", "expiry", "expires", "expiration", "expire", "ttl", "timeout", "header",
+	"headers", "field", "fields", "env", "var", "vars", "prefix", "suffix", "format", "kind",
+	"usage", "regex", "pattern", "hint", "label", "enabled", "required", "mode", "policy",
+	"provider", "source", "stdin", "helper", "store", "version", "index", "location", "ref",
+	"arn", "param", "params", "rotation", "schema", "error", "errors", "message", "class",
+	"handler", "manager", "cache", "exists", "set", "valid", "visible", "stripped", "budget",
+}
+
+// classify decides how secret a name looks from its components, split at
+// '_', '-', '.' and camelCase boundaries, and which kind a redacted value
+// gets.
+func classify(name string) (nameStrength, string) {
+	strength := notSecret
+	aws := false
+	upper := !strings.ContainsFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' })
+	var prev, last string
+	forComponents(name, func(c string) {
+		switch {
+		case c == "":
+			return
+		case equalAnyFold(c, "pass", "pwd") || hasSuffixAnyFold(c, strongSuffixes):
+			strength = strongName
+		case strings.EqualFold(c, "key") && (upper || equalAnyFold(prev, keyQualifiers...)):
+			strength = strongName
+		case equalAnyFold(c, weakComponents...):
+			strength = max(strength, weakName)
+		case strings.EqualFold(c, "aws"):
+			aws = true
+		}
+		prev, last = c, c
+	})
+	if strength == notSecret || equalAnyFold(last, metaTails...) {
+		return notSecret, ""
+	}
+	if aws && strength == strongName && containsFold(name, "secret") {
+		return strength, "aws-secret-key"
+	}
+	if strength == weakName {
+		return strength, "generic-high-entropy"
+	}
+	return strength, "secret-assignment"
+}
+
+// forComponents calls fn with each component of a name.
+func forComponents(name string, fn func(string)) {
+	start := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '_' || c == '-' || c == '.' {
+			fn(name[start:i])
+			start = i + 1
+			continue
+		}
+		if i > start && isUpper(c) {
+			p := name[i-1]
+			if isLower(p) || isDigit(p) || isUpper(p) && i+1 < len(name) && isLower(name[i+1]) {
+				fn(name[start:i])
+				start = i
+			}
+		}
+	}
+	fn(name[start:])
+}
+
+func equalAnyFold(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.EqualFold(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSuffixAnyFold(s string, suffixes []string) bool {
+	for _, w := range suffixes {
+		if len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }

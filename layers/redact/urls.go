@@ -1,0 +1,102 @@
+package redact
+
+import (
+	"strings"
+	"sync"
+)
+
+// findURLPasswords finds the password of scheme://user:password@host and
+// redacts only it: the user and host tell the reader which service was
+// meant. "<password>" and "${DB_PASSWORD}" are placeholders and stay.
+func findURLPasswords(s string, dst []span) []span {
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], "://")
+		if k < 0 {
+			break
+		}
+		a := i + k + 3 // the authority starts here
+		at, e := -1, a
+		for ; e < len(s) && !stopsAuthority(s[e]); e++ {
+			if s[e] == '@' {
+				at = e
+			}
+		}
+		if at > a {
+			if c := strings.IndexByte(s[a:at], ':'); c >= 0 {
+				if pw := s[a+c+1 : at]; pw != "" && !placeholder(pw) {
+					dst = append(dst, span{a + c + 1, at, "url-password"})
+				}
+			}
+		}
+		i = max(e, a)
+	}
+	return dst
+}
+
+func stopsAuthority(c byte) bool {
+	switch c {
+	case '/', '?', '#', ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', '\\':
+		return true
+	}
+	return false
+}
+
+var schemeTable = sync.OnceValue(func() *kwTable {
+	return newKwTable([]keyword{{text: "bearer", fold: true}, {text: "basic", fold: true}})
+})
+
+// findAuthSchemes finds credentials after an HTTP authorization scheme,
+// as in curl -H "Authorization: Bearer …" or "Basic dXNlcjpw…". The word
+// after the scheme must look like a credential, not like prose ("Basic
+// authentication", "Bearer token").
+func findAuthSchemes(s string, dst []span) []span {
+	next := 0
+	schemeTable().each(s, func(pos int, k keyword) {
+		end := pos + len(k.text)
+		if pos < next || pos > 0 && isWordChar(s[pos-1]) {
+			return
+		}
+		r := end
+		for r < len(s) && (s[r] == ' ' || s[r] == '\t') {
+			r++
+		}
+		if r == end || r-end > 4 {
+			return
+		}
+		e := r
+		for e < len(s) && isTokenChar(s[e]) {
+			e++
+		}
+		if tok := s[r:e]; len(tok) >= 12 && credentialLike(tok) {
+			kind := "bearer-token"
+			if k.text == "basic" {
+				kind = "basic-auth"
+			}
+			dst = append(dst, span{r, e, kind})
+			next = e
+		}
+	})
+	return dst
+}
+
+// credentialLike accepts tokens with a digit, a symbol or an upper-case
+// letter after a lower-case one, and enough variety not to be filler.
+func credentialLike(tok string) bool {
+	if placeholder(tok) || distinct(tok) < 6 || dottedPath(tok) {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if isDigit(c) || !identStart(c) || i > 0 && isUpper(c) && isLower(tok[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTokenChar reports the characters of RFC 6750's b64token.
+func isTokenChar(c byte) bool {
+	return identStart(c) || isDigit(c) || strings.IndexByte("-._~+/=", c) >= 0
+}
+
+func isWordChar(c byte) bool { return identStart(c) || isDigit(c) }
