@@ -41,6 +41,7 @@ func commands(s *streams) []*cli.Command {
 		refineCommand(s),
 		importCommand(s),
 		hookCommand(s),
+		streamCommand(s),
 	}
 }
 

@@ -55,15 +55,10 @@ func findNamed(s string, dst []span) []span {
 		for ne > pos && (s[ne-1] == '.' || s[ne-1] == '-') {
 			ne--
 		}
-		if ne-ns > maxName {
-			return
+		if ne-ns > maxName || ns > 0 && (s[ns-1] == '/' || s[ns-1] == '\\') {
+			return // a blob, or a file in a path (lib/auth/token.ex:12)
 		}
-		name := s[ns:ne]
-		strength, kind := classify(name)
-		if strength == notSecret {
-			return
-		}
-		if sp, ok := assignedValue(s, ne, name, strength, kind); ok {
+		if sp, ok := assignedValue(s, ne, s[ns:ne]); ok {
 			dst = append(dst, sp)
 			next = sp.end
 		}
@@ -72,8 +67,10 @@ func findNamed(s string, dst []span) []span {
 }
 
 // assignedValue looks for an operator and a value after the name ending
-// at ne and returns the value's span when it should be redacted.
-func assignedValue(s string, ne int, name string, strength nameStrength, kind string) (span, bool) {
+// at ne and returns the value's span when it should be redacted. The
+// syntax is checked before the name is classified: most keyword hits in
+// prose ("the key point") fail it at once.
+func assignedValue(s string, ne int, name string) (span, bool) {
 	r := ne
 	quotedName := false
 	switch {
@@ -115,22 +112,35 @@ func assignedValue(s string, ne int, name string, strength nameStrength, kind st
 	if !quoted && after < len(s) && (s[after] == '(' || s[after] == '[') {
 		return span{}, false // a call or an index: code, not a value
 	}
+	flag := strings.HasPrefix(name, "--")
+	if op == "" && !flag && len(v) < minRandomLen || len(v) < 3 {
+		return span{}, false
+	}
+	strength, kind := classify(name)
+	if strength == notSecret {
+		return span{}, false
+	}
 
 	var ok bool
 	switch {
 	case op == "":
 		// Prose or a flag: the name and the value are merely adjacent.
-		if strings.HasPrefix(name, "--") && strength == strongName {
+		if flag && strength == strongName {
 			ok = v[0] != '-' && strict(v)
 		} else {
-			ok, kind = random(v), "generic-high-entropy"
+			ok = random(v) && strings.ContainsAny(v, "0123456789")
+			kind = "generic-high-entropy"
 		}
 	case strength == weakName:
 		ok = random(v)
 	case quoted:
 		ok = lenient(v)
+	case op == "=" && !spaceBefore && !spaceAfter && !strings.ContainsFunc(name, isLowerRune):
+		// KEY=value in an env file or a shell: always a literal (a
+		// reference would start with '$').
+		ok = literal(v)
 	case op == "=" && !spaceBefore && !spaceAfter:
-		// KEY=value, key=value&…, f(password=…), --token=…
+		// key=value&…, f(password=…), --token=…
 		ok = lenient(v)
 	case op == ":" && endsField(s, after):
 		// password: value on a YAML line or in a header.
@@ -151,28 +161,33 @@ func valueAt(s string, r int) (vs, ve, after int, quoted bool) {
 	}
 	if s[r] == '\\' && r+1 < len(s) && isQuote(s[r+1]) {
 		closing := s[r : r+2]
-		line := lineEnd(s, r+2)
-		if i := strings.Index(s[r+2:line], closing); i >= 0 {
-			return r + 2, r + 2 + i, r + 2 + i + 2, true
+		w := window(s, r+2)
+		if i := strings.Index(w, closing); i >= 0 {
+			if nl := strings.IndexAny(w[:i], "\r\n"); nl < 0 {
+				return r + 2, r + 2 + i, r + 2 + i + 2, true
+			}
 		}
-		return r + 2, line, line, true
+		e := r + 2 + lineLen(w)
+		return r + 2, e, e, true
 	}
 	if isQuote(s[r]) {
 		q := s[r]
-		for i := r + 1; i < len(s); i++ {
-			switch s[i] {
+		w := window(s, r+1)
+		for i := 0; i < len(w); i++ {
+			switch w[i] {
 			case '\\':
 				i++
 			case q:
-				return r + 1, i, i + 1, true
+				return r + 1, r + 1 + i, r + 2 + i, true
 			case '\n', '\r':
-				return r + 1, i, i, true
+				return r + 1, r + 1 + i, r + 1 + i, true
 			}
 		}
-		return r + 1, len(s), len(s), true
+		e := r + 1 + min(len(w), lineLen(w))
+		return r + 1, e, e, true
 	}
 	e := r
-	for e < len(s) && !stopsBareValue(s[e]) {
+	for e < len(s) && e-r < maxValue && !stopsBareValue(s[e]) {
 		e++
 	}
 	after = e
@@ -180,6 +195,22 @@ func valueAt(s string, r int) (vs, ve, after int, quoted bool) {
 		e--
 	}
 	return r, e, after, false
+}
+
+// maxValue bounds the length of an assignment's value: a value is looked
+// for within this many bytes, and an unterminated one is cut there. It
+// keeps String linear on hostile input (a long line of "token=\"").
+const maxValue = 1024
+
+// window is the part of s from i in which a value is looked for.
+func window(s string, i int) string { return s[i:min(len(s), i+maxValue)] }
+
+// lineLen is the length of w's first line.
+func lineLen(w string) int {
+	if j := strings.IndexAny(w, "\r\n"); j >= 0 {
+		return j
+	}
+	return len(w)
 }
 
 // endsField reports whether nothing but blanks, a comment, a closing quote
@@ -197,13 +228,6 @@ func endsField(s string, i int) bool {
 		return true
 	}
 	return false
-}
-
-func lineEnd(s string, i int) int {
-	if j := strings.IndexAny(s[i:], "\r\n"); j >= 0 {
-		return i + j
-	}
-	return len(s)
 }
 
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
@@ -232,49 +256,93 @@ const (
 // token, accessToken, client_secret, DB_PASSWORD, apikey.
 var strongSuffixes = []string{"token", "secret", "password", "passwd", "passphrase", "credential", "credentials", "creds", "apikey", "privatekey", "secretkey", "accesskey"}
 
-// keyQualifiers make "<qualifier> key" a strong name: api_key, privateKey,
-// SECRET_KEY.
-var keyQualifiers = []string{"api", "private", "secret", "access", "encryption", "signing", "master", "client", "app", "account", "service", "auth", "license", "subscription", "admin", "consumer", "session", "ssh", "deploy", "aws"}
+// nameWords holds the word sets names are classified by, matched against
+// lower-cased components. Built on first use, like everything here.
+var nameWords = sync.OnceValue(func() *wordSets {
+	return &wordSets{
+		// strong are secret names on their own.
+		strong: wordSet("pass", "pwd"),
+		// keyQualifiers make "<qualifier> key" a strong name: api_key,
+		// privateKey, SECRET_KEY.
+		keyQualifiers: wordSet("api", "private", "secret", "access", "encryption", "signing", "master",
+			"client", "app", "account", "service", "auth", "license", "subscription", "admin", "consumer",
+			"session", "ssh", "deploy", "aws"),
+		// weak may name a secret or something else (a map key, an auth
+		// mode): their values are redacted only when they look random.
+		weak: wordSet("key", "auth", "authorization", "cookie", "salt", "signature"),
+		// metaTails, as a name's last component, make it about a secret
+		// rather than the secret itself: token_count, password_file, key_id.
+		metaTails: wordSet(
+			"count", "counts", "type", "types", "id", "ids", "name", "names", "file", "files", "path",
+			"paths", "dir", "url", "uri", "urls", "endpoint", "host", "len", "length", "size", "limit",
+			"max", "min", "expiry", "expires", "expiration", "expire", "ttl", "timeout", "header",
+			"headers", "field", "fields", "env", "var", "vars", "prefix", "suffix", "format", "kind",
+			"usage", "regex", "pattern", "hint", "label", "enabled", "required", "mode", "policy",
+			"provider", "source", "stdin", "helper", "store", "version", "index", "location", "ref",
+			"arn", "param", "params", "rotation", "schema", "error", "errors", "message", "class",
+			"handler", "manager", "cache", "exists", "set", "valid", "visible", "stripped", "budget"),
+		// fileExtensions after a name's last '.' make it a file name:
+		// token.ex, secrets.yaml.
+		fileExtensions: wordSet(
+			"go", "py", "js", "ts", "tsx", "jsx", "rb", "rs", "ex", "exs", "erl", "java", "kt", "c", "h",
+			"cc", "cpp", "cs", "php", "sh", "md", "txt", "json", "yaml", "yml", "toml", "ini", "cfg",
+			"conf", "xml", "html", "css", "sql", "lock", "log", "pem", "crt", "pub", "example", "sample",
+			"template"),
+	}
+})
 
-var weakComponents = []string{"key", "auth", "authorization", "cookie", "salt", "signature"}
+type wordSets struct {
+	strong, keyQualifiers, weak, metaTails, fileExtensions map[string]bool
+}
 
-// metaTails, as a name's last component, make it about a secret rather
-// than the secret itself: token_count, password_file, secret_name, key_id.
-var metaTails = []string{
-	"count", "counts", "type", "types", "id", "ids", "name", "names", "file", "files", "path",
-	"paths", "dir", "url", "uri", "urls", "endpoint", "host", "len", "length", "size", "limit",
-	"max", "min", "expiry", "expires", "expiration", "expire", "ttl", "timeout", "header",
-	"headers", "field", "fields", "env", "var", "vars", "prefix", "suffix", "format", "kind",
-	"usage", "regex", "pattern", "hint", "label", "enabled", "required", "mode", "policy",
-	"provider", "source", "stdin", "helper", "store", "version", "index", "location", "ref",
-	"arn", "param", "params", "rotation", "schema", "error", "errors", "message", "class",
-	"handler", "manager", "cache", "exists", "set", "valid", "visible", "stripped", "budget",
+func wordSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// in reports whether the lower-cased w is in set, without allocating.
+func in(set map[string]bool, w string) bool {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		buf[i] = lower(w[i])
+	}
+	return set[string(buf[:len(w)])]
 }
 
 // classify decides how secret a name looks from its components, split at
 // '_', '-', '.' and camelCase boundaries, and which kind a redacted value
 // gets.
 func classify(name string) (nameStrength, string) {
+	w := nameWords()
 	strength := notSecret
 	aws := false
-	upper := !strings.ContainsFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' })
+	if dot := strings.LastIndexByte(name, '.'); dot >= 0 && in(w.fileExtensions, name[dot+1:]) {
+		return notSecret, "" // a file name: token.ex, secrets.yaml
+	}
+	upper := !strings.ContainsFunc(name, isLowerRune)
 	var prev, last string
 	forComponents(name, func(c string) {
 		switch {
 		case c == "":
 			return
-		case equalAnyFold(c, "pass", "pwd") || hasSuffixAnyFold(c, strongSuffixes):
+		case in(w.strong, c) || hasSuffixAnyFold(c, strongSuffixes):
 			strength = strongName
-		case strings.EqualFold(c, "key") && (upper || equalAnyFold(prev, keyQualifiers...)):
+		case strings.EqualFold(c, "key") && (upper || in(w.keyQualifiers, prev)):
 			strength = strongName
-		case equalAnyFold(c, weakComponents...):
+		case in(w.weak, c):
 			strength = max(strength, weakName)
 		case strings.EqualFold(c, "aws"):
 			aws = true
 		}
 		prev, last = c, c
 	})
-	if strength == notSecret || equalAnyFold(last, metaTails...) {
+	if strength == notSecret || in(w.metaTails, last) {
 		return notSecret, ""
 	}
 	if aws && strength == strongName && containsFold(name, "secret") {
@@ -307,15 +375,6 @@ func forComponents(name string, fn func(string)) {
 	fn(name[start:])
 }
 
-func equalAnyFold(s string, words ...string) bool {
-	for _, w := range words {
-		if strings.EqualFold(s, w) {
-			return true
-		}
-	}
-	return false
-}
-
 func hasSuffixAnyFold(s string, suffixes []string) bool {
 	for _, w := range suffixes {
 		if len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) {
@@ -324,6 +383,8 @@ func hasSuffixAnyFold(s string, suffixes []string) bool {
 	}
 	return false
 }
+
+func isLowerRune(r rune) bool { return 'a' <= r && r <= 'z' }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }

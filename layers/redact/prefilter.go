@@ -10,17 +10,37 @@ type keyword struct {
 	rule int
 }
 
-// kwTable finds keywords in one pass: for each byte value, the keywords
-// that can start with it. It is a small cousin of Aho–Corasick that suits
-// a few dozen short keywords: most bytes of ordinary text start no keyword
-// at all, and the others are checked against two or three candidates.
+// kwTable finds keywords in one pass over the text. A bitmap of the
+// keywords' first three bytes (hashed, case folded) rejects almost every
+// position of ordinary text with one load; at the rare positions it lets
+// through, the keywords starting with that byte are compared in full. It is
+// a small cousin of Aho–Corasick that suits a few dozen short keywords.
 type kwTable struct {
+	grams [gramBits / 64]uint64
 	first [256][]keyword
+}
+
+const (
+	gramShift = 14
+	gramBits  = 1 << gramShift
+	gramMul   = 0x9E3779B1
+)
+
+// gram hashes three bytes, folding ASCII case (and, harmlessly, a few
+// punctuation pairs: the bitmap is only a filter).
+func gram(a, b, c byte) uint32 {
+	g := uint32(a|0x20)<<16 | uint32(b|0x20)<<8 | uint32(c|0x20)
+	return g * gramMul >> (32 - gramShift)
 }
 
 func newKwTable(kws []keyword) *kwTable {
 	t := &kwTable{}
 	for _, k := range kws {
+		if len(k.text) < 3 {
+			panic("redact: keyword shorter than three bytes: " + k.text)
+		}
+		h := gram(k.text[0], k.text[1], k.text[2])
+		t.grams[h/64] |= 1 << (h % 64)
 		c := k.text[0]
 		t.first[c] = append(t.first[c], k)
 		if k.fold && 'a' <= c && c <= 'z' {
@@ -48,22 +68,27 @@ var prefilter = sync.OnceValue(func() *kwTable {
 // scan returns the set of rules (bit i for rule i) with a keyword in s.
 func (t *kwTable) scan(s string) uint64 {
 	var hit uint64
-	for i := 0; i < len(s); i++ {
-		for _, k := range t.first[s[i]] {
-			if hit&(1<<k.rule) == 0 && k.at(s, i) {
-				hit |= 1 << k.rule
-			}
-		}
-	}
+	t.each(s, func(_ int, k keyword) { hit |= 1 << k.rule })
 	return hit
 }
 
 // each calls fn for every position in s where a keyword starts, in order.
 func (t *kwTable) each(s string, fn func(pos int, k keyword)) {
-	for i := 0; i < len(s); i++ {
-		for _, k := range t.first[s[i]] {
-			if k.at(s, i) {
-				fn(i, k)
+	if len(s) < 3 {
+		return
+	}
+	g := uint32(s[0]|0x20)<<8 | uint32(s[1]|0x20)
+	for i := 2; i < len(s); i++ {
+		// g rolls over the folded bytes s[i-2:i+1].
+		g = g<<8 | uint32(s[i]|0x20)
+		h := (g & 0xffffff) * gramMul >> (32 - gramShift)
+		if t.grams[h/64]&(1<<(h%64)) == 0 {
+			continue
+		}
+		p := i - 2
+		for _, k := range t.first[s[p]] {
+			if k.at(s, p) {
+				fn(p, k)
 			}
 		}
 	}

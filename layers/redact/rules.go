@@ -2,16 +2,25 @@ package redact
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 )
 
 // rule is one kind of secret: the literals that must occur for it to be
 // possible, and the finder that locates it.
 type rule struct {
-	kinds        []string // kinds find may report, for Kinds
+	kinds        []string // kinds the rule reports; a pattern rule reports kinds[0]
 	keywords     []string // case-sensitive literals
 	foldKeywords []string // case-insensitive literals, lower case
-	find         func(s string, dst []span) []span
+	// Either a hand-written finder…
+	find func(s string, dst []span) []span
+	// …or a regular expression, compiled on first use, whose matches
+	// check (when not nil) vets, to let placeholders through.
+	expr     string
+	check    func(string) bool
+	re       func() *regexp.Regexp // expr anchored at a keyword, compiled on first use
+	boundary bool                  // expr began with \b: the keyword must start a word
 }
 
 // rules is the rule set, in the order rules run. Private passages go
@@ -23,82 +32,131 @@ type rule struct {
 // prefixes, alphabets and lengths. Each pattern is compiled the first time
 // one of its keywords occurs, never at start-up.
 var rules = sync.OnceValue(func() []rule {
-	return []rule{
+	rs := []rule{
 		{foldKeywords: []string{"<private"}, find: findPrivate},
-		{kinds: []string{"private-key"}, keywords: []string{"PRIVATE KEY"},
+		{kinds: []string{"private-key"}, keywords: []string{"-----BEGIN"},
 			// PEM and PGP blocks; an unterminated block (a truncated tool
 			// result) is redacted to the end of the text.
-			find: pattern("private-key", `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`, nil)},
+			expr: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`, check: nil},
 		{kinds: []string{"aws-access-key"}, keywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 			// Access key ids: a four-letter type prefix and 16 upper-case
 			// letters or digits (AKIA long-term, ASIA temporary).
-			find: pattern("aws-access-key", `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, notPlaceholder)},
+			expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, check: notPlaceholder},
 		{kinds: []string{"github-token"}, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			// Classic tokens (personal, OAuth, user-to-server,
 			// server-to-server, refresh) and fine-grained personal tokens.
-			find: pattern("github-token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`, notPlaceholder)},
+			expr: `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`, check: notPlaceholder},
 		{kinds: []string{"gitlab-token"}, keywords: []string{"glpat-", "gloas-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-", "glffct-"},
-			find: pattern("gitlab-token", `\bgl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,}`, notPlaceholder)},
+			expr: `\bgl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
 		{kinds: []string{"anthropic-key"}, keywords: []string{"sk-ant-"},
 			// sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…
-			find: pattern("anthropic-key", `\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`, notPlaceholder)},
+			expr: `\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
 		{kinds: []string{"openai-key"}, keywords: []string{"sk-"},
 			// Legacy sk-…, project sk-proj-…, service-account sk-svcacct-…
 			// and admin sk-admin-… keys. Long kebab-case words after "sk-"
 			// are not keys: a key mixes cases and digits.
-			find: pattern("openai-key", `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, mixedToken)},
+			expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, check: mixedToken},
 		{kinds: []string{"slack-token"}, keywords: []string{"xox", "xapp-"},
 			// Bot, user, app, config and refresh tokens: xoxb-, xoxp-,
 			// xoxa-, xoxo-, xoxs-, xoxr-, xoxe-, and app-level xapp-.
-			find: pattern("slack-token", `\b(?:xox[abposre](?:\.[a-z0-9]+)?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})`, notPlaceholder)},
-		{kinds: []string{"slack-webhook"}, keywords: []string{"hooks.slack.com"},
-			find: pattern("slack-webhook", `https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+`, nil)},
+			expr: `\b(?:xox[abposre](?:\.[a-z0-9]+)?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})`, check: notPlaceholder},
+		{kinds: []string{"slack-webhook"}, keywords: []string{"https://hooks.slack.com", "http://hooks.slack.com"},
+			expr: `(?:https?://)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+`, check: nil},
 		{kinds: []string{"stripe-key"}, keywords: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
 			// Secret and restricted API keys, and webhook signing secrets.
 			// Publishable keys (pk_…) are public by design.
-			find: pattern("stripe-key", `\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})`, notPlaceholder)},
+			expr: `\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})`, check: notPlaceholder},
 		{kinds: []string{"google-api-key"}, keywords: []string{"AIza"},
-			find: pattern("google-api-key", `\bAIza[0-9A-Za-z_-]{35,}`, notPlaceholder)},
+			expr: `\bAIza[0-9A-Za-z_-]{35,}`, check: notPlaceholder},
 		{kinds: []string{"google-oauth"}, keywords: []string{"GOCSPX-", "ya29."},
 			// OAuth client secrets and access tokens.
-			find: pattern("google-oauth", `\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[0-9A-Za-z_-]{20,})`, notPlaceholder)},
+			expr: `\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[0-9A-Za-z_-]{20,})`, check: notPlaceholder},
 		{kinds: []string{"npm-token"}, keywords: []string{"npm_"},
-			find: pattern("npm-token", `\bnpm_[A-Za-z0-9]{36,}\b`, notPlaceholder)},
+			expr: `\bnpm_[A-Za-z0-9]{36,}\b`, check: notPlaceholder},
 		{kinds: []string{"huggingface-token"}, keywords: []string{"hf_", "api_org_"},
-			find: pattern("huggingface-token", `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, notPlaceholder)},
+			expr: `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, check: notPlaceholder},
 		{kinds: []string{"sendgrid-key"}, keywords: []string{"SG."},
-			find: pattern("sendgrid-key", `\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`, notPlaceholder)},
-		{kinds: []string{"twilio-key"}, keywords: []string{"SK"},
+			expr: `\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`, check: notPlaceholder},
+		{kinds: []string{"twilio-key"}, keywords: twilioPrefixes(),
 			// API key SIDs: "SK" and 32 hex digits.
-			find: pattern("twilio-key", `\bSK[0-9a-fA-F]{32}\b`, hexToken)},
+			expr: `\bSK[0-9a-fA-F]{32}\b`, check: hexToken},
 		{kinds: []string{"pypi-token"}, keywords: []string{"pypi-AgEIcHlwaS5vcmc"},
-			find: pattern("pypi-token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, nil)},
+			expr: `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, check: nil},
 		{kinds: []string{"digitalocean-token"}, keywords: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
-			find: pattern("digitalocean-token", `\bdo[opr]_v1_[a-f0-9]{64}\b`, notPlaceholder)},
+			expr: `\bdo[opr]_v1_[a-f0-9]{64}\b`, check: notPlaceholder},
 		{kinds: []string{"shopify-token"}, keywords: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
-			find: pattern("shopify-token", `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`, notPlaceholder)},
+			expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`, check: notPlaceholder},
 		{kinds: []string{"jwt"}, keywords: []string{"eyJ"},
 			// Header and payload are base64url JSON objects, so both
 			// start with "eyJ" ({"); the signature may be empty.
-			find: pattern("jwt", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`, nil)},
+			expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`, check: nil},
 		{kinds: []string{"url-password"}, keywords: []string{"://"}, find: findURLPasswords},
 		{kinds: []string{"bearer-token", "basic-auth"}, foldKeywords: []string{"bearer", "basic"}, find: findAuthSchemes},
 		{kinds: []string{"secret-assignment", "aws-secret-key", "generic-high-entropy"}, foldKeywords: nameKeywords, find: findNamed},
 	}
+	for i := range rs {
+		if r := &rs[i]; r.find == nil {
+			expr, boundary := strings.CutPrefix(r.expr, `\b`)
+			r.boundary = boundary
+			r.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + expr + `)`) })
+			r.find = r.findPattern
+		}
+	}
+	return rs
 })
 
-// pattern returns a finder for a regular expression compiled on first use.
-// check, when not nil, vets each match (to let placeholders through).
-func pattern(kind, expr string, check func(string) bool) func(string, []span) []span {
-	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-	return func(s string, dst []span) []span {
-		for _, m := range re().FindAllStringIndex(s, -1) {
-			if check == nil || check(s[m[0]:m[1]]) {
-				dst = append(dst, span{m[0], m[1], kind})
+// findPattern runs the rule's expression at each occurrence of one of its
+// keywords (every expression starts with its keywords), so the cost is
+// proportional to the occurrences, not to the length of the text.
+func (r *rule) findPattern(s string, dst []span) []span {
+	n := len(dst)
+	for _, kw := range r.keywords {
+		for i := 0; i < len(s); {
+			j := strings.Index(s[i:], kw)
+			if j < 0 {
+				break
 			}
+			pos := i + j
+			i = pos + 1
+			if r.boundary && pos > 0 && isWordChar(s[pos-1]) {
+				continue
+			}
+			m := r.re().FindStringIndex(s[pos:])
+			if m == nil || r.check != nil && !r.check(s[pos:pos+m[1]]) {
+				continue
+			}
+			dst = append(dst, span{pos, pos + m[1], r.kinds[0]})
+			i = pos + m[1]
 		}
+	}
+	return sortSpans(dst, n)
+}
+
+// sortSpans sorts dst[from:] by start and drops spans that overlap an
+// earlier one.
+func sortSpans(dst []span, from int) []span {
+	added := dst[from:]
+	if len(added) < 2 {
 		return dst
 	}
+	slices.SortFunc(added, func(a, b span) int { return a.start - b.start })
+	out := dst[:from+1]
+	for _, sp := range added[1:] {
+		if sp.start >= out[len(out)-1].end {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// twilioPrefixes are "SK" and a hex digit: keywords are at least three
+// bytes long.
+func twilioPrefixes() []string {
+	var kws []string
+	for _, c := range "0123456789abcdefABCDEF" {
+		kws = append(kws, "SK"+string(c))
+	}
+	return kws
 }
 
 // notPlaceholder rejects tokens whose body is filler such as

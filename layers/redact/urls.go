@@ -67,6 +67,9 @@ func findAuthSchemes(s string, dst []span) []span {
 		for e < len(s) && isTokenChar(s[e]) {
 			e++
 		}
+		for e > r && s[e-1] == '.' { // end of a sentence
+			e--
+		}
 		if tok := s[r:e]; len(tok) >= 12 && credentialLike(tok) {
 			kind := "bearer-token"
 			if k.text == "basic" {
@@ -79,19 +82,15 @@ func findAuthSchemes(s string, dst []span) []span {
 	return dst
 }
 
-// credentialLike accepts tokens with a digit, a symbol or an upper-case
-// letter after a lower-case one, and enough variety not to be filler.
+// credentialLike accepts tokens with a digit, a base64 symbol or an
+// upper-case letter after a lower-case one, and enough variety not to be
+// filler: "dXNlcjpwYXNz" and "eyJhbGci…" but not "configuration" or
+// ".gitlab-ci.yml".
 func credentialLike(tok string) bool {
-	if placeholder(tok) || distinct(tok) < 6 || dottedPath(tok) {
+	if placeholder(tok) || distinct(tok) < 6 || dottedPath(tok) || pathLike(tok) {
 		return false
 	}
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if isDigit(c) || !identStart(c) || i > 0 && isUpper(c) && isLower(tok[i-1]) {
-			return true
-		}
-	}
-	return false
+	return strings.ContainsAny(tok, "0123456789+/=") || caseChanges(tok) > 0
 }
 
 // isTokenChar reports the characters of RFC 6750's b64token.

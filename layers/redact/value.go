@@ -19,24 +19,64 @@ const minEntropy = 3.5
 // minRandomLen is the shortest value judged on entropy alone.
 const minRandomLen = 16
 
+// literal accepts any value that is not a placeholder: used where the
+// syntax leaves no room for code (KEY=value in an env file).
+func literal(v string) bool {
+	return len(v) >= 3 && hasAlnum(v) && !placeholder(v)
+}
+
 // lenient accepts any literal that is not a placeholder or a reference:
 // used where the syntax says the value is a literal (KEY=value in an env
 // file, password: value on a YAML line, a quoted string).
 func lenient(v string) bool {
-	return len(v) >= 3 && !placeholder(v) && !reserved(v) && !reference(v)
+	return len(v) >= 3 && hasAlnum(v) && !placeholder(v) && !reserved(v) && !reference(v)
 }
 
-// strict also rejects plain identifiers: used where the value may be code
-// (token = response).
+// strict also rejects plain words and identifiers: used where the value
+// may be code (token = response) or prose.
 func strict(v string) bool {
-	return lenient(v) && !identNoDigit(v)
+	return lenient(v) && !wordy(v)
 }
 
-// random accepts only values that look generated: long, varied, and not an
-// identifier, a UUID or a path.
+// random accepts only values that look generated: long, varied, without
+// blanks, with digits or many case changes, and not words, a UUID or a
+// path.
 func random(v string) bool {
-	return len(v) >= minRandomLen && !placeholder(v) && !reference(v) && !identNoDigit(v) &&
-		!isUUID(v) && !pathLike(v) && distinct(v) >= 8 && entropy(v) >= minEntropy
+	return len(v) >= minRandomLen && !strings.ContainsAny(v, " \t") && !placeholder(v) && !reference(v) && !wordy(v) &&
+		!isUUID(v) && !pathLike(v) && distinct(v) >= 8 && entropy(v) >= minEntropy &&
+		(strings.ContainsAny(v, "0123456789") || caseChanges(v) >= 3)
+}
+
+// caseChanges counts lower-to-upper transitions, which generated base64
+// has many of and words have few.
+func caseChanges(v string) int {
+	n := 0
+	for i := 1; i < len(v); i++ {
+		if isUpper(v[i]) && isLower(v[i-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+// wordy reports letters joined by '_' or '-' without digits: identifiers
+// and kebab-case words, not generated secrets.
+func wordy(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !identStart(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+func hasAlnum(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if identStart(v[i]) && v[i] != '_' || isDigit(v[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeholder reports template references, fillers and documentation
@@ -178,10 +218,24 @@ func isUUID(v string) bool {
 	return true
 }
 
-// pathLike reports file paths and URLs.
+// pathLike reports file paths and URLs: rooted or relative prefixes, a
+// scheme, or slash-separated parts ending in a file extension
+// (lib/app/token_store.ex).
 func pathLike(v string) bool {
-	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
-		strings.HasPrefix(v, "~/") || strings.Contains(v, "://")
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
+		strings.HasPrefix(v, "~/") || strings.Contains(v, "://") {
+		return true
+	}
+	slash, dot := strings.LastIndexByte(v, '/'), strings.LastIndexByte(v, '.')
+	if slash < 0 || dot < slash || len(v)-dot-1 < 1 || len(v)-dot-1 > 5 {
+		return false
+	}
+	for i := dot + 1; i < len(v); i++ {
+		if !identStart(v[i]) && !isDigit(v[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // entropy is the Shannon entropy of v's bytes, in bits per byte.
