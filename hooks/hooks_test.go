@@ -243,3 +243,17 @@ func ExampleCommand() {
 	// /home/me/go/bin/memkeep hook Stop
 	// '/Users/me/My Tools/memkeep' hook SessionStart
 }
+
+func TestAskAgentByClientVersion(t *testing.T) {
+	for _, c := range []struct {
+		v       string
+		context bool
+	}{{"", false}, {"2.1.39", false}, {"2.1.162", false}, {"2.1.163", true}, {"2.1.330", true}, {"2.2.0", true}, {"10.0", true}, {"1.0.58", false}, {"garbage", false}} {
+		o := askAgent(c.v, "run memkeep l2 add")
+		gotContext := o.HookSpecificOutput != nil && o.HookSpecificOutput.AdditionalContext == "run memkeep l2 add" && o.Decision == ""
+		gotBlock := o.Decision == "block" && o.Reason == "run memkeep l2 add" && o.HookSpecificOutput == nil
+		if gotContext != c.context || gotBlock == c.context {
+			t.Errorf("client %q: got %+v", c.v, o)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/memkeep/memkeep/layers/l1"
@@ -28,9 +29,11 @@ import (
 func stop(e *Env) (Output, error) {
 	sid := e.In.SessionID
 	var errs []error
+	var client string
 	if e.In.TranscriptPath != "" {
-		_, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
+		res, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
 		errs = append(errs, err)
+		client = res.Version
 	}
 	errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
 		Type: "stop", Direction: "out", SessionID: sid,
@@ -71,7 +74,7 @@ func stop(e *Env) (Output, error) {
 		st.Blocks++
 		st.LastBlock = fp
 		errs = append(errs, saveState(e.Layout, sid, st))
-		return Output{Decision: "block", Reason: blockReason(p, st.Blocks, cfg.BlockBudget)}, errors.Join(errs...)
+		return askAgent(client, blockReason(p, st.Blocks, cfg.BlockBudget)), errors.Join(errs...)
 	case cfg.Enforce == "off" || !worth:
 		// Too little new material to interrupt for: the work waits for
 		// the next turn or SessionEnd.
@@ -80,6 +83,45 @@ func stop(e *Env) (Output, error) {
 		errs = append(errs, saveState(e.Layout, sid, st))
 		return Output{SystemMessage: pendingMessage(p, ignored)}, errors.Join(errs...)
 	}
+}
+
+// contextSince is the first Claude Code version whose Stop hook may continue
+// the turn with hookSpecificOutput.additionalContext.
+const contextSince = "2.1.163"
+
+// askAgent continues the turn with a request to the model. Claude Code
+// 2.1.163 and later take it as additionalContext, which the model reads as
+// a plain system reminder; older clients (and unknown versions) get
+// decision "block", which they show as "Stop hook blocking error from
+// command: …" but which every version honours.
+func askAgent(client, text string) Output {
+	if versionAtLeast(client, contextSince) {
+		return Output{HookSpecificOutput: &Specific{HookEventName: "Stop", AdditionalContext: text}}
+	}
+	return Output{Decision: "block", Reason: text}
+}
+
+// versionAtLeast compares dotted numeric versions ("2.1.39" < "2.1.163").
+// An empty or unparsable version is never at least anything.
+func versionAtLeast(v, min string) bool {
+	if v == "" {
+		return false
+	}
+	a, b := strings.Split(v, "."), strings.Split(min, ".")
+	for i := range b {
+		if i >= len(a) {
+			return false
+		}
+		x, errx := strconv.Atoi(strings.TrimFunc(a[i], func(r rune) bool { return r < '0' || r > '9' }))
+		y, _ := strconv.Atoi(b[i])
+		if errx != nil {
+			return false
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return true
 }
 
 // fingerprint identifies what a Pending asks for.

@@ -41,6 +41,8 @@ func commands(s *streams) []*cli.Command {
 		refineCommand(s),
 		importCommand(s),
 		hookCommand(s),
+		initCommand(s),
+		doctorCommand(s),
 		streamCommand(s),
 	}
 }

@@ -60,6 +60,9 @@ type State struct {
 	// SessionID and Start (first timestamp) name the session's L1 file.
 	SessionID string `json:"session_id,omitempty"`
 	Start     string `json:"start,omitempty"`
+	// Version is the Claude Code version of the latest line that said it:
+	// hooks choose their answer's form by it.
+	Version string `json:"version,omitempty"`
 	// Text is assistant text waiting for the rest of its API message.
 	Text *Record `json:"text,omitempty"`
 	// TextMsg is the message.id of Text.
@@ -146,6 +149,9 @@ func (r *Refiner) Line(line []byte, off int64) []Record {
 	}
 	if st.SessionID == "" && f.sessionID != "" {
 		st.SessionID = f.sessionID
+	}
+	if f.version != "" {
+		st.Version = f.version
 	}
 	switch f.typ {
 	case "user":

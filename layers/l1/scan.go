@@ -22,6 +22,7 @@ type topFields struct {
 	cwd           string
 	sessionID     string
 	agentID       string
+	version       string // the Claude Code version that wrote the line
 	sidechain     bool
 	compact       bool // isCompactSummary
 	meta          bool // isMeta
@@ -47,6 +48,8 @@ func scanTop(line []byte) (topFields, error) {
 			f.sessionID = plainString(val)
 		case "agentId":
 			f.agentID = plainString(val)
+		case "version":
+			f.version = plainString(val)
 		case "isSidechain":
 			f.sidechain = string(val) == "true"
 		case "isCompactSummary":

@@ -42,6 +42,7 @@ type SyncOptions struct {
 type SyncResult struct {
 	Base      string   // L1 file stem, empty until the session has a record
 	SessionID string   // from the transcript
+	Version   string   // Claude Code version that wrote the transcript
 	New       []Record // records appended by this call
 	FirstLine int      // 1-based L1 line number of New[0]
 	Lines     int      // L1 lines of the file after this call
@@ -93,7 +94,7 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 		}
 		ss.Base = memdir.SessionBase(ts, sid)
 	}
-	res := SyncResult{Base: ss.Base, SessionID: st.SessionID, Stats: st.Stats}
+	res := SyncResult{Base: ss.Base, SessionID: st.SessionID, Version: st.Version, Stats: st.Stats}
 	if len(recs) > 0 {
 		if ss.Base == "" {
 			return res, fmt.Errorf("%s: records without a session start", transcript)

@@ -1,0 +1,755 @@
+// Package gitstore commits memkeep's memory folder into the project's own
+// repository without disturbing the user's work, merges memory files from
+// two branches without conflicts, and reads the memory history back as a
+// review (SPEC §2, §6; issue 3).
+//
+// A memory commit never scans the work tree and never commits what the user
+// staged: it hashes only the files under .claude/memory, builds that
+// subtree, splices it into HEAD's tree reusing every sibling hash, writes
+// the commit, moves the branch with a compare-and-swap under git's lock
+// protocol and replaces only the memory entries of the index. The order
+// (index.lock, objects, ref, index) is git's own, so a crash at any point
+// leaves a repository that git fsck accepts and a next run that completes.
+package gitstore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memkeep/memkeep/gitstore/internal/gitindex"
+	"github.com/memkeep/memkeep/gitstore/internal/repo"
+	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/filelock"
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+// Mode is the `commit:` setting of config.yaml.
+type Mode string
+
+const (
+	// ModeAuto commits every consolidation.
+	ModeAuto Mode = "auto"
+	// ModeStage writes the objects and the memory index entries and leaves
+	// the commit to the user.
+	ModeStage Mode = "stage"
+	// ModeOff touches nothing in git.
+	ModeOff Mode = "off"
+)
+
+// Status says what a call to Commit did.
+type Status string
+
+const (
+	Committed Status = "committed" // a new commit is on the branch
+	Staged    Status = "staged"    // ModeStage: index entries updated, no commit
+	NoChange  Status = "unchanged" // memory equals HEAD's: no commit made
+	Deferred  Status = "deferred"  // not now (Reason says why); retried next call
+	Disabled  Status = "off"       // ModeOff
+)
+
+// Trailer is a "Key: Value" line at the end of the commit message.
+type Trailer struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Options tune one commit.
+type Options struct {
+	// Mode is auto when empty.
+	Mode Mode
+	// Message, when set, replaces the computed subject (memkeep commit -m);
+	// the per-layer summary then opens the body.
+	Message string
+	// Body is extra text after the subject.
+	Body string
+	// Trailers are appended (e.g. Memkeep-Session: <id>). Trailers of
+	// deferred calls are carried over into the commit that finally lands.
+	Trailers []Trailer
+	// LockWait bounds the wait for another memkeep process committing in
+	// the same work tree; zero means 5 s. Git's own index.lock is only
+	// retried for a few tens of milliseconds.
+	LockWait time.Duration
+}
+
+// Result reports what Commit did.
+type Result struct {
+	Status  Status   `json:"status"`
+	Commit  string   `json:"commit,omitempty"`
+	Parent  string   `json:"parent,omitempty"`
+	Branch  string   `json:"branch,omitempty"`
+	Subject string   `json:"subject,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+	Changed []string `json:"changed,omitempty"` // memory paths that differ from HEAD
+}
+
+// deferral is a condition under which committing now would be wrong; the
+// memory change waits in the work tree and a marker under the state dir.
+type deferral struct{ reason string }
+
+func (d deferral) Error() string { return d.reason }
+
+func deferf(format string, a ...any) error { return deferral{fmt.Sprintf(format, a...)} }
+
+// testHook, when set by tests, runs after each named step of a commit; an
+// error it returns aborts the commit there, as a crash would.
+var testHook func(step string) error
+
+func step(name string) error {
+	if testHook != nil {
+		return testHook(name)
+	}
+	return nil
+}
+
+const memRel = memdir.MemoryRel
+
+// Commit records the memory folder of the work tree in git according to
+// o.Mode. Conditions that make a commit wrong right now (detached HEAD, a
+// merge, rebase, cherry-pick or revert in progress, git's index.lock held,
+// a split or sparse index, a bare repository, no repository) return a
+// Deferred result and a nil error: the change stays in the work tree, a
+// marker under the state dir remembers it, and the next call commits it.
+// An unexpected failure also defers (and writes the marker) but returns the
+// error too, so `memkeep commit` can report it while hooks ignore it.
+func Commit(l memdir.Layout, o Options) (Result, error) {
+	if o.Mode == "" {
+		o.Mode = ModeAuto
+	}
+	switch o.Mode {
+	case ModeOff:
+		return Result{Status: Disabled, Reason: "commit: off in config.yaml"}, nil
+	case ModeAuto, ModeStage:
+	default:
+		return Result{}, fmt.Errorf("unknown commit mode %q (want auto, stage or off)", o.Mode)
+	}
+	if l.GitDir == "" || l.Root == "" {
+		return Result{Status: Deferred, Reason: "no git repository: memory stays in the folder until `git init`"}, nil
+	}
+	if fi, err := os.Stat(l.GitDir); err != nil || !fi.IsDir() {
+		return Result{Status: Deferred, Reason: "no git repository at " + l.GitDir}, nil
+	}
+	r, err := repo.Open(l.GitDir, l.CommonDir)
+	if err != nil {
+		return Result{Status: Deferred, Reason: err.Error()}, nil
+	}
+	defer r.Close()
+	if r.Config.Bool("core", "bare", false) {
+		return deferResult(l, o, deferf("the repository is bare: there is no work tree to take memory from"))
+	}
+	wait := o.LockWait
+	if wait == 0 {
+		wait = 5 * time.Second
+	}
+	lk, err := filelock.Acquire(filepath.Join(l.StateDir(), "commit.lock"), wait)
+	if err != nil {
+		return deferResult(l, o, deferf("another memkeep commit is still running (%v)", err))
+	}
+	defer lk.Unlock()
+
+	pend, _ := Pending(l)
+	if pend != nil {
+		o.Trailers = mergeTrailers(pend.Trailers, o.Trailers)
+	}
+	var res Result
+	for attempt := 0; ; attempt++ {
+		res, err = commitOnce(l, r, o)
+		if errors.Is(err, repo.ErrRefMoved) && attempt < 3 {
+			continue // someone moved the branch between our read and the swap: rebuild on the new tip
+		}
+		break
+	}
+	if err != nil {
+		return deferResult(l, o, err)
+	}
+	if res.Status != Deferred {
+		os.Remove(pendingPath(l))
+	}
+	return res, nil
+}
+
+func deferResult(l memdir.Layout, o Options, err error) (Result, error) {
+	res := Result{Status: Deferred, Reason: err.Error()}
+	werr := writePending(l, res.Reason, o.Trailers)
+	var d deferral
+	if errors.As(err, &d) {
+		return res, werr
+	}
+	return res, err
+}
+
+// inProgress names a git operation that owns the index and HEAD right now.
+func inProgress(gitDir string) string {
+	for _, c := range []struct{ name, what string }{
+		{"MERGE_HEAD", "a merge"},
+		{"rebase-merge", "a rebase"},
+		{"rebase-apply", "a rebase or git am"},
+		{"CHERRY_PICK_HEAD", "a cherry-pick"},
+		{"REVERT_HEAD", "a revert"},
+	} {
+		if _, err := os.Lstat(filepath.Join(gitDir, c.name)); err == nil {
+			return fmt.Sprintf("%s is in progress (%s): the memory commit waits until it is concluded or aborted", c.what, c.name)
+		}
+	}
+	return ""
+}
+
+// indexLock is git's index.lock held by us.
+type indexLock struct {
+	f    *os.File
+	path string
+	done bool
+}
+
+func (k *indexLock) release() {
+	if k.done {
+		return
+	}
+	k.f.Close()
+	os.Remove(k.path)
+	k.done = true
+}
+
+// lockIndex creates index.lock exclusively; a lock held by git is retried
+// for about 50 ms and then reported.
+func lockIndex(l memdir.Layout) (*indexLock, error) {
+	p := filepath.Join(l.GitDir, "index.lock")
+	for i := 0; ; i++ {
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			recordLock(l, p)
+			return &indexLock{f: f, path: p}, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+		if i >= 10 {
+			return nil, deferf("%s exists: another git process is using the index (if none is running, remove the file)", p)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A memkeep process that dies mid-commit (killed by Claude Code's hook
+// timeout, say) leaves git lock files that no git process owns. Each lock
+// memkeep creates is recorded in commit-inflight with the process id and
+// the lock's inode; the next commit, holding memkeep's own commit lock,
+// removes exactly those locks when that process is gone.
+
+func inflightPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "commit-inflight") }
+
+func recordLock(l memdir.Layout, lockPath string) {
+	fi, err := os.Stat(lockPath)
+	if err != nil {
+		return
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return
+	}
+	f, err := os.OpenFile(inflightPath(l), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(f, "%d %d %s\n", os.Getpid(), uint64(st.Ino), lockPath)
+	f.Close()
+}
+
+func cleanStaleLocks(l memdir.Layout) {
+	b, err := os.ReadFile(inflightPath(l))
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.SplitN(line, " ", 3)
+		if len(f) != 3 {
+			continue
+		}
+		pid, _ := strconv.Atoi(f[0])
+		ino, _ := strconv.ParseUint(f[1], 10, 64)
+		if pid == os.Getpid() || pid <= 0 || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			return // its owner may still be alive: leave everything
+		}
+		if fi, err := os.Stat(f[2]); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && uint64(st.Ino) == ino {
+				os.Remove(f[2])
+			}
+		}
+	}
+	os.Remove(inflightPath(l))
+}
+
+// readIndex loads the index, or an empty v2 index when there is none yet.
+func readIndex(gitDir string) (*gitindex.Index, time.Time, error) {
+	p := filepath.Join(gitDir, "index")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return &gitindex.Index{Version: 2}, time.Time{}, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	ix, err := gitindex.Parse(b)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("%s: %w", p, err)
+	}
+	return ix, fi.ModTime(), nil
+}
+
+// reusable reports whether the index entry still describes the file, so its
+// hash can be taken without reading the file: same mode and stat data, and
+// not racily clean (modified in the same instant the index was written).
+func reusable(e *gitindex.Entry, mode uint32, st gitindex.Stat, idxMtime time.Time) bool {
+	if e.Mode() != mode || e.IntentToAdd() || idxMtime.IsZero() {
+		return false
+	}
+	es := e.Stat()
+	if es.MtimeSec != st.MtimeSec || es.MtimeNsec != st.MtimeNsec || es.CtimeSec != st.CtimeSec ||
+		es.CtimeNsec != st.CtimeNsec || es.Size != st.Size || es.Ino != st.Ino || es.UID != st.UID || es.GID != st.GID {
+		return false
+	}
+	return time.Unix(int64(es.MtimeSec), int64(es.MtimeNsec)).Before(idxMtime)
+}
+
+type builtFile struct {
+	rel  string // relative to memRel
+	mode uint32
+	hash plumbing.Hash
+}
+
+func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
+	cleanStaleLocks(l)
+	lock, err := lockIndex(l)
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.Remove(inflightPath(l))
+	defer lock.release()
+	if err := step("lock-index"); err != nil {
+		return Result{}, err
+	}
+	if why := inProgress(l.GitDir); why != "" {
+		return Result{}, deferral{why}
+	}
+	head, err := r.ReadHead()
+	if err != nil {
+		return Result{}, err
+	}
+	if head.Detached() && o.Mode == ModeAuto {
+		return Result{}, deferf("HEAD is detached (at %s): memory is committed when a branch is checked out", head.Hash.String()[:12])
+	}
+	ix, idxMtime, err := readIndex(l.GitDir)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := ix.Unsupported(); err != nil {
+		return Result{}, deferral{err.Error()}
+	}
+	lo, hi := ix.Range(memRel)
+	for k := lo; k < hi; k++ {
+		e := &ix.Entries[k]
+		if e.Stage() != 0 {
+			return Result{}, deferf("%s has an unresolved conflict in the index: resolve it (git add) and memkeep commits next time", e.Name)
+		}
+		if e.SkipWorktree() {
+			return Result{}, deferf("%s is outside the sparse checkout: memkeep cannot commit memory it cannot see", e.Name)
+		}
+	}
+	if _, ok := ix.Find(memRel); ok {
+		return Result{}, fmt.Errorf("the index tracks a file named %s where the memory folder belongs", memRel)
+	}
+	if err := step("read-index"); err != nil {
+		return Result{}, err
+	}
+
+	var oldRoot, oldMem plumbing.Hash
+	if !head.Hash.IsZero() {
+		c, err := r.Commit(head.Hash)
+		if err != nil {
+			return Result{}, err
+		}
+		oldRoot = c.TreeHash
+		if oldMem, err = r.SubtreeAt(oldRoot, memRel); err != nil {
+			return Result{}, err
+		}
+	}
+
+	memAbs := filepath.Join(l.Root, filepath.FromSlash(memRel))
+	if fi, err := os.Stat(memAbs); err != nil || !fi.IsDir() {
+		return Result{Status: NoChange, Reason: "no " + memRel + " folder in the work tree"}, nil
+	}
+	tracked := func(rel string) bool {
+		if strings.HasSuffix(rel, "/") {
+			a, b := ix.Range(strings.TrimSuffix(rel, "/"))
+			return b > a
+		}
+		_, ok := ix.Find(rel)
+		return ok
+	}
+	files, err := walkMemory(l.Root, memRel, loadIgnore(l.Root, r, memRel), tracked)
+	if err != nil {
+		return Result{}, err
+	}
+	fileMode := r.Config.Bool("core", "filemode", true)
+	entries := make([]gitindex.Entry, 0, len(files))
+	built := make([]builtFile, 0, len(files))
+	fresh := map[plumbing.Hash][]byte{} // new content, for the summary
+	for _, f := range files {
+		st := statOf(f.info)
+		mode := f.mode
+		old, inIndex := ix.Find(f.rel)
+		if !fileMode && mode != 0o120000 {
+			mode = 0o100644
+			if inIndex && old.Mode() == 0o100755 {
+				mode = 0o100755
+			}
+		}
+		if inIndex && reusable(old, mode, st, idxMtime) {
+			entries = append(entries, *old)
+			built = append(built, builtFile{strings.TrimPrefix(f.rel, memRel+"/"), mode, old.Hash()})
+			continue
+		}
+		var data []byte
+		if mode == 0o120000 {
+			t, err := os.Readlink(f.abs)
+			if err != nil {
+				return Result{}, err
+			}
+			data = []byte(t)
+		} else if data, err = os.ReadFile(f.abs); err != nil {
+			if os.IsNotExist(err) {
+				continue // deleted while we walked: commit it as deleted
+			}
+			return Result{}, err
+		}
+		h, err := r.WriteObject(plumbing.BlobObject, data)
+		if err != nil {
+			return Result{}, err
+		}
+		if strings.HasSuffix(f.rel, ".json") || strings.HasSuffix(f.rel, ".jsonl") {
+			fresh[h] = data
+		}
+		st.Size = uint32(len(data))
+		entries = append(entries, gitindex.NewEntry(f.rel, mode, h, st))
+		built = append(built, builtFile{strings.TrimPrefix(f.rel, memRel+"/"), mode, h})
+	}
+	if err := step("write-blobs"); err != nil {
+		return Result{}, err
+	}
+	memTree, err := writeTrees(r, built)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := step("write-trees"); err != nil {
+		return Result{}, err
+	}
+
+	indexChanged := hi-lo != len(entries)
+	for k := 0; !indexChanged && k < len(entries); k++ {
+		a, b := &ix.Entries[lo+k], &entries[k]
+		indexChanged = a.Name != b.Name || !bytes.Equal(a.Hdr, b.Hdr)
+	}
+	// The new index goes into index.lock (and is fsynced) in the
+	// background while the commit and the ref are written: the two fsyncs
+	// overlap instead of adding up. The rename that publishes it still
+	// happens only after the branch has moved.
+	var indexDone chan error
+	startIndex := func() {
+		if !indexChanged || indexDone != nil {
+			return
+		}
+		ix.ReplaceRange(lo, hi, entries)
+		if err := ix.PrepareRewrite(memRel); err != nil {
+			indexDone = make(chan error, 1)
+			indexDone <- deferral{err.Error()}
+			return
+		}
+		data := ix.Bytes()
+		indexDone = make(chan error, 1)
+		go func() {
+			if _, err := lock.f.Write(data); err != nil {
+				indexDone <- err
+				return
+			}
+			indexDone <- lock.f.Sync()
+		}()
+	}
+	defer func() {
+		if indexDone != nil && !lock.done {
+			<-indexDone // never close the lock under a running write
+		}
+	}()
+	writeIndex := func() error {
+		startIndex()
+		if indexDone == nil {
+			return nil
+		}
+		err := <-indexDone
+		indexDone = nil
+		if err != nil {
+			return err
+		}
+		if err := step("write-index-lock"); err != nil {
+			return err
+		}
+		if err := lock.f.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(lock.path, filepath.Join(l.GitDir, "index")); err != nil {
+			return err
+		}
+		lock.done = true
+		return nil
+	}
+
+	blob := blobReader(r, fresh)
+	rev, err := reviewTrees(r, oldMem, memTree, blob)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Changed: rev.paths()}
+	if o.Mode == ModeStage {
+		if err := writeIndex(); err != nil {
+			return Result{}, err
+		}
+		res.Status, res.Subject = Staged, rev.Subject()
+		if memTree == oldMem {
+			res.Status, res.Reason = NoChange, "memory is the same as in HEAD"
+		}
+		return res, nil
+	}
+	if memTree == oldMem {
+		// Also the way a run that crashed after moving the branch finishes:
+		// the index still holds the old memory entries and is refreshed here.
+		if err := writeIndex(); err != nil {
+			return Result{}, err
+		}
+		res.Status, res.Reason = NoChange, "memory is the same as in HEAD: no commit made"
+		return res, nil
+	}
+
+	if err := ix.Unsupported(); err != nil {
+		return Result{}, deferral{err.Error()}
+	}
+	startIndex()
+	newRoot, err := splice(r, oldRoot, strings.Split(memRel, "/"), memTree)
+	if err != nil {
+		return Result{}, err
+	}
+	subject := rev.Subject()
+	an, ae := r.Config.Identity("author")
+	cn, ce := r.Config.Identity("committer")
+	now := repo.Now()
+	c := &object.Commit{
+		Author:    object.Signature{Name: an, Email: ae, When: now},
+		Committer: object.Signature{Name: cn, Email: ce, When: now},
+		Message:   message(subject, o),
+		TreeHash:  newRoot,
+	}
+	if !head.Hash.IsZero() {
+		c.ParentHashes = []plumbing.Hash{head.Hash}
+	}
+	raw, err := repo.EncodeCommit(c)
+	if err != nil {
+		return Result{}, err
+	}
+	ch, err := r.WriteObject(plumbing.CommitObject, raw)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := step("write-commit"); err != nil {
+		return Result{}, err
+	}
+	first := strings.SplitN(c.Message, "\n", 2)[0]
+	logMsg := "commit: " + first
+	if head.Hash.IsZero() {
+		logMsg = "commit (initial): " + first
+	}
+	err = r.UpdateRef(repo.RefUpdate{
+		Name: head.Branch, Old: head.Hash, New: ch, Who: c.Committer, Msg: logMsg, HeadLog: true,
+		OnLocked:     func(p string) { recordLock(l, p) },
+		BeforeRename: func() error { return step("write-reflog") },
+	})
+	if err != nil {
+		if errors.Is(err, repo.ErrLocked) {
+			return Result{}, deferral{err.Error()}
+		}
+		return Result{}, err
+	}
+	if err := step("update-ref"); err != nil {
+		return Result{}, err
+	}
+	if err := writeIndex(); err != nil {
+		return Result{}, err
+	}
+	res.Status, res.Commit, res.Subject = Committed, ch.String(), first
+	if !head.Hash.IsZero() {
+		res.Parent = head.Hash.String()
+	}
+	return res, nil
+}
+
+// writeTrees builds and stores the memory subtree from its files (paths
+// relative to the memory folder, sorted) and returns its hash; zero when
+// there are no files.
+func writeTrees(r *repo.Repo, files []builtFile) (plumbing.Hash, error) {
+	if len(files) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	var ents []object.TreeEntry
+	for i := 0; i < len(files); {
+		f := files[i]
+		dir, rest, isDir := strings.Cut(f.rel, "/")
+		if !isDir {
+			ents = append(ents, object.TreeEntry{Name: f.rel, Mode: filemode.FileMode(f.mode), Hash: f.hash})
+			i++
+			continue
+		}
+		j := i
+		var sub []builtFile
+		for j < len(files) && strings.HasPrefix(files[j].rel, dir+"/") {
+			sub = append(sub, builtFile{strings.TrimPrefix(files[j].rel, dir+"/"), files[j].mode, files[j].hash})
+			j++
+		}
+		_ = rest
+		h, err := writeTrees(r, sub)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		ents = append(ents, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+		i = j
+	}
+	return r.WriteTree(ents)
+}
+
+// splice replaces the folder at path inside root with sub (zero removes
+// it), rewriting only the trees along the path: every sibling keeps its
+// hash, so .claude/settings.json and the rest of the project are untouched.
+func splice(r *repo.Repo, root plumbing.Hash, path []string, sub plumbing.Hash) (plumbing.Hash, error) {
+	ents, err := r.Tree(root)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	ents = append([]object.TreeEntry(nil), ents...)
+	pos := -1
+	for i, e := range ents {
+		if e.Name == path[0] {
+			if e.Mode != filemode.Dir {
+				return plumbing.ZeroHash, fmt.Errorf("HEAD has a file named %q where the memory folder %s belongs", e.Name, memRel)
+			}
+			pos = i
+		}
+	}
+	child := sub
+	if len(path) > 1 {
+		var old plumbing.Hash
+		if pos >= 0 {
+			old = ents[pos].Hash
+		}
+		if child, err = splice(r, old, path[1:], sub); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	switch {
+	case child.IsZero() && pos >= 0:
+		ents = append(ents[:pos], ents[pos+1:]...)
+	case child.IsZero():
+	case pos >= 0:
+		ents[pos].Hash = child
+	default:
+		ents = append(ents, object.TreeEntry{Name: path[0], Mode: filemode.Dir, Hash: child})
+	}
+	if len(ents) == 0 && len(path) < len(strings.Split(memRel, "/")) {
+		return plumbing.ZeroHash, nil // an emptied folder disappears, as in git
+	}
+	return r.WriteTree(ents)
+}
+
+// message assembles subject, optional body and trailers.
+func message(summary string, o Options) string {
+	var b strings.Builder
+	subject := strings.TrimSpace(o.Message)
+	body := strings.TrimSpace(o.Body)
+	if subject == "" {
+		subject = summary
+	} else if summary != "" {
+		body = strings.TrimSpace(summary + "\n\n" + body)
+	}
+	b.WriteString(subject)
+	b.WriteString("\n")
+	if body != "" {
+		b.WriteString("\n" + body + "\n")
+	}
+	if len(o.Trailers) > 0 {
+		b.WriteString("\n")
+		for _, t := range o.Trailers {
+			fmt.Fprintf(&b, "%s: %s\n", t.Key, t.Value)
+		}
+	}
+	return b.String()
+}
+
+func mergeTrailers(a, b []Trailer) []Trailer {
+	seen := map[Trailer]bool{}
+	var out []Trailer
+	for _, t := range append(append([]Trailer(nil), a...), b...) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// PendingCommit is the marker a deferred commit leaves under the state dir.
+type PendingCommit struct {
+	Reason   string    `json:"reason"`
+	Since    time.Time `json:"since"`
+	Trailers []Trailer `json:"trailers,omitempty"`
+}
+
+func pendingPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "commit-pending.json") }
+
+// Pending returns the deferred commit waiting in the state dir, or nil.
+func Pending(l memdir.Layout) (*PendingCommit, error) {
+	b, err := os.ReadFile(pendingPath(l))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p PendingCommit
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", pendingPath(l), err)
+	}
+	return &p, nil
+}
+
+func writePending(l memdir.Layout, reason string, trailers []Trailer) error {
+	if l.GitDir == "" {
+		return nil
+	}
+	p := PendingCommit{Reason: reason, Since: repo.Now().UTC().Truncate(time.Second), Trailers: trailers}
+	if old, _ := Pending(l); old != nil {
+		p.Since = old.Since
+		p.Trailers = mergeTrailers(old.Trailers, trailers)
+	}
+	b, _ := json.MarshalIndent(p, "", "  ")
+	return atomicfile.WriteFile(pendingPath(l), append(b, '\n'), 0o644)
+}

@@ -1,0 +1,402 @@
+// Package repo is the small repository interface gitstore commits through:
+// read and write objects, read HEAD and refs, and move a branch with a
+// compare-and-swap under git's own lock protocol. Objects go through go-git's
+// filesystem object storage (loose writes, packs, alternates); HEAD and refs
+// are read from their files directly, because resolving them through
+// go-git's repository type loads every pack index even when the answer
+// sits in a 41-byte file.
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// Repo is one work tree's view of a repository.
+type Repo struct {
+	// GitDir holds HEAD, the index and per-worktree state; CommonDir holds
+	// objects, refs and config (they differ in linked worktrees).
+	GitDir, CommonDir string
+	objects           *filesystem.ObjectStorage
+	Config            *Config
+}
+
+// Open opens the repository whose git directories are given.
+func Open(gitDir, commonDir string) (*Repo, error) {
+	if _, err := os.Stat(filepath.Join(commonDir, "objects")); err != nil {
+		return nil, fmt.Errorf("%s is not a git directory: %w", commonDir, err)
+	}
+	dg := dotgit.NewWithOptions(osfs.New(commonDir), dotgit.Options{})
+	st := filesystem.NewObjectStorageWithOptions(dg, cache.NewObjectLRU(4*cache.MiByte), filesystem.Options{
+		// Large blobs (long L1 transcripts) are streamed, not held.
+		LargeObjectThreshold: 8 << 20,
+	})
+	return &Repo{
+		GitDir:    gitDir,
+		CommonDir: commonDir,
+		objects:   st,
+		Config:    LoadConfig(gitDir, commonDir),
+	}, nil
+}
+
+// Close releases open pack files.
+func (r *Repo) Close() error { return r.objects.Close() }
+
+// Storer exposes the object storage for go-git helpers (object.GetCommit…).
+func (r *Repo) Storer() *filesystem.ObjectStorage { return r.objects }
+
+// ErrNotFound is returned for a missing object.
+var ErrNotFound = plumbing.ErrObjectNotFound
+
+// Blob returns a blob's content.
+func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
+	o, err := r.objects.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", h, err)
+	}
+	rd, err := o.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// Tree returns a tree's entries in git order. The zero hash is the empty
+// tree (used for an unborn branch or a missing folder).
+func (r *Repo) Tree(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	o, err := r.objects.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	var t object.Tree
+	if err := t.Decode(o); err != nil {
+		return nil, err
+	}
+	return t.Entries, nil
+}
+
+// Commit decodes a commit.
+func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
+	o, err := r.objects.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", h, err)
+	}
+	var c object.Commit
+	if err := c.Decode(o); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// SubtreeAt follows path (slash separated folder names) from the tree root
+// and returns the folder's tree hash, zero when it does not exist. Only the
+// trees along the path are read.
+func (r *Repo) SubtreeAt(root plumbing.Hash, path string) (plumbing.Hash, error) {
+	h := root
+	for _, part := range strings.Split(path, "/") {
+		ents, err := r.Tree(h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		h = plumbing.ZeroHash
+		for _, e := range ents {
+			if e.Name == part && e.Mode == filemode.Dir {
+				h = e.Hash
+				break
+			}
+		}
+		if h.IsZero() {
+			return h, nil
+		}
+	}
+	return h, nil
+}
+
+// WriteObject stores a loose object and returns its id. Writing an object
+// that exists already is harmless (go-git skips it).
+func (r *Repo) WriteObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	o := &plumbing.MemoryObject{}
+	o.SetType(t)
+	if _, err := o.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.objects.SetEncodedObject(o)
+}
+
+// HashObject computes an object id without storing anything.
+func HashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
+	return plumbing.ComputeHash(t, data)
+}
+
+// SortTree orders entries as git requires: by name, where a folder sorts as
+// if its name ended in "/".
+func SortTree(ents []object.TreeEntry) {
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(ents, func(i, j int) bool { return key(ents[i]) < key(ents[j]) })
+}
+
+// EncodeTree serialises entries (which must be sorted) as a tree object.
+func EncodeTree(ents []object.TreeEntry) []byte {
+	var b bytes.Buffer
+	for _, e := range ents {
+		fmt.Fprintf(&b, "%o %s", uint32(e.Mode), e.Name)
+		b.WriteByte(0)
+		b.Write(e.Hash[:])
+	}
+	return b.Bytes()
+}
+
+// WriteTree sorts entries and stores them as a tree.
+func (r *Repo) WriteTree(ents []object.TreeEntry) (plumbing.Hash, error) {
+	SortTree(ents)
+	return r.WriteObject(plumbing.TreeObject, EncodeTree(ents))
+}
+
+// EncodeCommit serialises a commit object.
+func EncodeCommit(c *object.Commit) ([]byte, error) {
+	o := &plumbing.MemoryObject{}
+	if err := c.Encode(o); err != nil {
+		return nil, err
+	}
+	rd, _ := o.Reader()
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// Head describes what HEAD points at.
+type Head struct {
+	// Branch is the full ref name ("refs/heads/main"); empty when detached.
+	Branch string
+	// Hash is the commit HEAD resolves to; zero on an unborn branch.
+	Hash plumbing.Hash
+}
+
+// Detached reports a HEAD that names a commit rather than a branch.
+func (h Head) Detached() bool { return h.Branch == "" }
+
+// ReadHead reads HEAD of this work tree and resolves it.
+func (r *Repo) ReadHead() (Head, error) {
+	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return Head{}, err
+	}
+	s := strings.TrimSpace(string(b))
+	if name, ok := strings.CutPrefix(s, "ref:"); ok {
+		name = strings.TrimSpace(name)
+		h, _, err := r.ReadRef(name)
+		return Head{Branch: name, Hash: h}, err
+	}
+	if !plumbing.IsHash(s) {
+		return Head{}, fmt.Errorf("HEAD holds %q, neither a ref nor an object id", s)
+	}
+	return Head{Hash: plumbing.NewHash(s)}, nil
+}
+
+// ReadRef resolves a ref from its loose file or packed-refs, following
+// symbolic refs. exists is false for an unborn branch.
+func (r *Repo) ReadRef(name string) (h plumbing.Hash, exists bool, err error) {
+	for depth := 0; depth < 5; depth++ {
+		b, err := os.ReadFile(filepath.Join(r.CommonDir, filepath.FromSlash(name)))
+		if err == nil {
+			s := strings.TrimSpace(string(b))
+			if target, ok := strings.CutPrefix(s, "ref:"); ok {
+				name = strings.TrimSpace(target)
+				continue
+			}
+			if !plumbing.IsHash(s) {
+				return plumbing.ZeroHash, false, fmt.Errorf("ref %s holds %q", name, s)
+			}
+			return plumbing.NewHash(s), true, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.EISDIR) {
+			return plumbing.ZeroHash, false, err
+		}
+		return r.packedRef(name)
+	}
+	return plumbing.ZeroHash, false, fmt.Errorf("ref %s: symbolic refs nest too deep", name)
+}
+
+func (r *Repo) packedRef(name string) (plumbing.Hash, bool, error) {
+	b, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
+	if errors.Is(err, os.ErrNotExist) {
+		return plumbing.ZeroHash, false, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	needle := []byte(" " + name + "\n")
+	for off := 0; ; {
+		i := bytes.Index(b[off:], needle)
+		if i < 0 {
+			return plumbing.ZeroHash, false, nil
+		}
+		i += off
+		start := bytes.LastIndexByte(b[:i], '\n') + 1
+		if i-start == 40 && b[start] != '#' && b[start] != '^' {
+			return plumbing.NewHash(string(b[start:i])), true, nil
+		}
+		off = i + len(needle)
+	}
+}
+
+// Ident is a name, an email and a time, as in a commit or reflog line.
+type Ident = object.Signature
+
+// ErrRefMoved means the compare-and-swap found the branch somewhere other
+// than the expected old value.
+var ErrRefMoved = errors.New("the branch moved while memkeep was committing")
+
+// ErrLocked means a git lock file is held by another process.
+var ErrLocked = errors.New("locked by another git process")
+
+// RefUpdate describes one compare-and-swap of a branch.
+type RefUpdate struct {
+	Name     string        // full ref name, "refs/heads/main"
+	Old, New plumbing.Hash // Old zero: the ref must not exist yet
+	Who      Ident         // committer, for the reflog line
+	Msg      string        // reflog message ("commit: …")
+	HeadLog  bool          // also append to this work tree's logs/HEAD
+	// OnLocked, when set, learns the lock file just created (memkeep
+	// records it to clean up after its own crash).
+	OnLocked func(lockPath string)
+	// BeforeRename, when set, runs after the reflog append and before the
+	// rename (a test hook).
+	BeforeRename func() error
+}
+
+// UpdateRef moves a ref the way git's files backend does: create
+// <ref>.lock exclusively, check the current value (loose or packed) is
+// u.Old, write and fsync the lock, append the reflog lines, then rename the
+// lock over the ref. A loose ref shadows packed-refs, so a packed branch
+// needs no rewrite of packed-refs.
+func (r *Repo) UpdateRef(u RefUpdate) error {
+	path := filepath.Join(r.CommonDir, filepath.FromSlash(u.Name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	lock := path + ".lock"
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s exists: %w", lock, ErrLocked)
+	}
+	if err != nil {
+		return err
+	}
+	if u.OnLocked != nil {
+		u.OnLocked(lock)
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(lock)
+		}
+	}()
+	cur, _, err := r.ReadRef(u.Name)
+	if err != nil {
+		return err
+	}
+	if cur != u.Old {
+		return fmt.Errorf("%s is at %s, expected %s: %w", u.Name, short(cur), short(u.Old), ErrRefMoved)
+	}
+	if _, err := f.WriteString(u.New.String() + "\n"); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	line := reflogLine(u.Old, u.New, u.Who, u.Msg)
+	if r.logRefUpdates(u.Name) {
+		if err := appendLog(filepath.Join(r.CommonDir, "logs", filepath.FromSlash(u.Name)), line); err != nil {
+			return err
+		}
+	}
+	if u.HeadLog && r.logRefUpdates("HEAD") {
+		if err := appendLog(filepath.Join(r.GitDir, "logs", "HEAD"), line); err != nil {
+			return err
+		}
+	}
+	if u.BeforeRename != nil {
+		if err := u.BeforeRename(); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(lock, path); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+func short(h plumbing.Hash) string {
+	if h.IsZero() {
+		return "(none)"
+	}
+	return h.String()[:12]
+}
+
+// logRefUpdates follows core.logAllRefUpdates: branches and HEAD are logged
+// unless it is false, in which case only refs that already have a log are.
+func (r *Repo) logRefUpdates(name string) bool {
+	v, ok := r.Config.Get("core", "", "logallrefupdates")
+	if !ok || (v != "false" && v != "no" && v != "off" && v != "0") {
+		return true
+	}
+	dir := r.CommonDir
+	if name == "HEAD" {
+		dir = r.GitDir
+	}
+	_, err := os.Stat(filepath.Join(dir, "logs", filepath.FromSlash(name)))
+	return err == nil
+}
+
+func reflogLine(old, new plumbing.Hash, who Ident, msg string) string {
+	msg = strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ")
+	return fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, who.Name, who.Email, who.When.Unix(), who.When.Format("-0700"), msg)
+}
+
+func appendLog(path, line string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(line); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Now is the clock used for commit and reflog times (a test seam).
+var Now = time.Now

@@ -1,0 +1,208 @@
+package merge
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+// Renderer renders memory.md from facts.json and concepts.json (the render
+// package's job; injected to keep this package free of it).
+type Renderer func(factsJSON, conceptsJSON []byte) ([]byte, error)
+
+// Exit codes of the merge driver, git's contract.
+const (
+	ExitClean    = 0   // merged; result in %A
+	ExitConflict = 1   // a conflict the rules cannot resolve; markers in %A
+	ExitCrash    = 129 // the driver itself failed (>128)
+)
+
+// RunMergeDriver is `memkeep merge-driver %O %A %B %P`: it merges the base
+// (o), ours (a) and theirs (b) temporary files for the repo path pathname
+// and writes the result over a. memory.md is rendered again from the
+// merged facts.json and concepts.json when render is set and the other side
+// of the merge can be found (git merge exports GITHEAD_<id>, git rebase
+// records the pick in rebase-merge/done); git runs drivers in reverse path
+// order and writes the work tree only at the end, so those merged files
+// are computed here from the three commits rather than read from disk.
+// Otherwise memory.md takes one side deterministically and the next
+// consolidation re-renders it.
+func RunMergeDriver(o, a, b, pathname string, render Renderer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "memkeep merge-driver: internal error merging %s: %v\n", pathname, r)
+			code = ExitCrash
+		}
+	}()
+	base, err1 := os.ReadFile(o)
+	ours, err2 := os.ReadFile(a)
+	theirs, err3 := os.ReadFile(b)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		fmt.Fprintf(os.Stderr, "memkeep merge-driver: %v\n", err)
+		return ExitCrash
+	}
+	var out []byte
+	var err error
+	if path.Base(pathname) == "memory.md" {
+		out = MergeDigest(pathname, base, ours, theirs, render)
+	} else {
+		out, err = MergeFile(pathname, base, ours, theirs)
+	}
+	if errors.Is(err, ErrConflict) {
+		fmt.Fprintf(os.Stderr, "memkeep merge-driver: %v\n", err)
+		out = conflictMarkers(ours, theirs)
+		if werr := os.WriteFile(a, out, 0o644); werr != nil {
+			return ExitCrash
+		}
+		return ExitConflict
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "memkeep merge-driver: %s: %v\n", pathname, err)
+		return ExitCrash
+	}
+	if err := os.WriteFile(a, out, 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "memkeep merge-driver: %v\n", err)
+		return ExitCrash
+	}
+	return ExitClean
+}
+
+func conflictMarkers(ours, theirs []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("<<<<<<< ours\n")
+	b.Write(ours)
+	if len(ours) > 0 && ours[len(ours)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	b.WriteString("=======\n")
+	b.Write(theirs)
+	if len(theirs) > 0 && theirs[len(theirs)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	b.WriteString(">>>>>>> theirs\n")
+	return b.Bytes()
+}
+
+// MergeDigest merges memory.md: unchanged sides resolve trivially; else it
+// is rendered from the merged JSON when possible, and otherwise the larger
+// side is taken (symmetric, so both merge directions agree).
+func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []byte {
+	if out, ok := trivial(base, ours, theirs); ok {
+		return out
+	}
+	if render != nil {
+		if facts, concepts, err := mergedInputs(path.Dir(pathname)); err == nil {
+			if out, err := render(facts, concepts); err == nil {
+				return out
+			}
+		}
+	}
+	if larger(string(ours), string(theirs)) {
+		return ours
+	}
+	return theirs
+}
+
+// mergedInputs finds the three commits of the merge in progress and merges
+// dir/facts.json and dir/concepts.json of their trees.
+func mergedInputs(dir string) (facts, concepts []byte, err error) {
+	l, err := memdir.Find(".")
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := git.PlainOpenWithOptions(l.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	head, err := r.Head()
+	if err != nil {
+		return nil, nil, err
+	}
+	ours, err := r.CommitObject(head.Hash())
+	if err != nil {
+		return nil, nil, err
+	}
+	theirs, base, err := otherSide(r, l, ours)
+	if err != nil {
+		return nil, nil, err
+	}
+	read := func(c *object.Commit, name string) []byte {
+		if c == nil {
+			return nil
+		}
+		f, err := c.File(path.Join(dir, name))
+		if err != nil {
+			return nil
+		}
+		s, err := f.Contents()
+		if err != nil {
+			return nil
+		}
+		return []byte(s)
+	}
+	for _, name := range []string{"facts.json", "concepts.json"} {
+		m, err := MergeJSON(read(base, name), read(ours, name), read(theirs, name))
+		if err != nil {
+			return nil, nil, err
+		}
+		if name == "facts.json" {
+			facts = m
+		} else {
+			concepts = m
+		}
+	}
+	return facts, concepts, nil
+}
+
+func otherSide(r *git.Repository, l memdir.Layout, ours *object.Commit) (theirs, base *object.Commit, err error) {
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if h, ok := strings.CutPrefix(k, "GITHEAD_"); ok && plumbing.IsHash(h) && h != ours.Hash.String() {
+			if theirs, err = r.CommitObject(plumbing.NewHash(h)); err != nil {
+				return nil, nil, err
+			}
+			bases, err := ours.MergeBase(theirs)
+			if err != nil || len(bases) == 0 {
+				return theirs, nil, err
+			}
+			return theirs, bases[0], nil
+		}
+	}
+	f, err := os.Open(path.Join(l.GitDir, "rebase-merge", "done"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("no merge or rebase in progress")
+	}
+	defer f.Close()
+	var last string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if s := strings.TrimSpace(sc.Text()); s != "" && !strings.HasPrefix(s, "#") {
+			last = s
+		}
+	}
+	fields := strings.Fields(last)
+	if len(fields) < 2 || (fields[0] != "pick" && fields[0] != "p") {
+		return nil, nil, fmt.Errorf("rebase step %q is not a pick", last)
+	}
+	h, err := r.ResolveRevision(plumbing.Revision(fields[1]))
+	if err != nil {
+		return nil, nil, err
+	}
+	if theirs, err = r.CommitObject(*h); err != nil {
+		return nil, nil, err
+	}
+	if theirs.NumParents() > 0 {
+		base, _ = theirs.Parent(0)
+	}
+	return theirs, base, nil
+}

@@ -1,0 +1,171 @@
+package gitstore
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+const mergeFactsBase = `{
+  "schema_version": 1,
+  "rules": [
+    {
+      "id": "r-00000001",
+      "text": "always run go vet",
+      "confidence": 0.8,
+      "contradictions": 1,
+      "updated": "2026-01-01T00:00:00Z"
+    },
+    {
+      "id": "r-00000002",
+      "text": "use tabs",
+      "confidence": 0.5,
+      "contradictions": 0,
+      "updated": "2026-01-01T00:00:00Z"
+    }
+  ],
+  "stats": {
+    "exchanges": 2,
+    "sessions": 1
+  }
+}
+`
+
+// TestMergeDriverMergeAndRebase: two branches both consolidated memory (new
+// sessions and events, the same concept changed on both, a rule added on
+// one and deleted on the other); git merge in both directions and git
+// rebase go through without conflict, lose nothing, and give the same bytes.
+func TestMergeDriverMergeAndRebase(t *testing.T) {
+	l := newRepo(t)
+	dir := l.Root
+	exe, _ := os.Executable()
+	if err := InstallMergeDriver(l, exe); err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, dir, "config", "merge.memkeep.driver"); got != exe+" merge-driver %O %A %B %P\n" {
+		t.Fatalf("driver %q", got)
+	}
+	t.Setenv("GITSTORE_TEST_CHILD", "merge-driver") // inherited by git, then by the driver
+	write(t, dir, ".claude/memory/.gitattributes", string(GitAttributes()))
+	write(t, dir, ".claude/memory/facts.json", mergeFactsBase)
+	write(t, dir, ".claude/memory/concepts.json", conceptsV1)
+	write(t, dir, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-00000001","time":"2026-01-01T10:00:00Z","summary":"base"}`+"\n")
+	write(t, dir, ".claude/memory/memory.md", "# Memory\nbase\n")
+	mustCommit(t, l, Options{})
+
+	branch := func(name string, edit func()) {
+		git(t, dir, "checkout", "-q", "-b", name, "main")
+		edit()
+		if res := mustCommit(t, layoutOf(t, dir), Options{}); res.Status != Committed {
+			t.Fatalf("%s: %+v", name, res)
+		}
+	}
+	branch("a", func() {
+		write(t, dir, ".claude/memory/sessions/2026-01-02_1000_aaaaaaaa.l2.json", l2("x-0000000a"))
+		write(t, dir, ".claude/memory/sessions/2026-01-02_1000_aaaaaaaa.l1.jsonl", `{"ts":"2026-01-02T10:00:00Z","k":"prompt","off":0,"text":"a"}`+"\n")
+		appendFile(t, dir, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-0000000a","time":"2026-01-02T10:00:00Z","summary":"a"}`+"\n")
+		write(t, dir, ".claude/memory/concepts.json", strings.NewReplacer(
+			`"login flow"`, `"login flow with OAuth"`,
+			`"updated": "2026-01-01T00:00:00Z"`, `"updated": "2026-01-03T00:00:00Z"`,
+			`["x-00000001"]`, `["x-00000001", "x-0000000a"]`).Replace(conceptsV1))
+		write(t, dir, ".claude/memory/facts.json", strings.Replace(mergeFactsBase, `"contradictions": 1,`, `"contradictions": 2,`, 1))
+		write(t, dir, ".claude/memory/memory.md", "# Memory\nfrom a\n")
+	})
+	branch("b", func() {
+		write(t, dir, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+		appendFile(t, dir, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-0000000b","time":"2026-01-02T09:00:00Z","summary":"b"}`+"\n")
+		write(t, dir, ".claude/memory/concepts.json", strings.NewReplacer(
+			`"login flow"`, `"login"`,
+			`"updated": "2026-01-01T00:00:00Z"`, `"updated": "2026-01-02T00:00:00Z"`,
+			`["x-00000001"]`, `["x-00000001", "x-0000000b"]`).Replace(conceptsV1))
+		f := strings.Replace(mergeFactsBase, `"contradictions": 1,`, `"contradictions": 3,`, 1)
+		f = f[:strings.Index(f, `,
+    {
+      "id": "r-00000002"`)] + "\n  ],\n" + f[strings.Index(f, `  "stats"`):]
+		write(t, dir, ".claude/memory/facts.json", f)
+		write(t, dir, ".claude/memory/memory.md", "# Memory\nfrom b\n")
+	})
+
+	merged := map[string]string{}
+	for _, way := range [][2]string{{"a", "b"}, {"b", "a"}} {
+		name := "m-" + way[0]
+		git(t, dir, "checkout", "-q", "-b", name, way[0])
+		if out, ok := gitOK(dir, "merge", "--no-edit", way[1]); !ok {
+			t.Fatalf("git merge %s into %s: %s", way[1], way[0], out)
+		}
+		merged[name] = strings.TrimSpace(git(t, dir, "rev-parse", "HEAD:.claude/memory"))
+	}
+	git(t, dir, "checkout", "-q", "-b", "r-b", "b")
+	if out, ok := gitOK(dir, "rebase", "a"); !ok {
+		t.Fatalf("git rebase: %s", out)
+	}
+	merged["rebase"] = strings.TrimSpace(git(t, dir, "rev-parse", "HEAD:.claude/memory"))
+	if merged["m-a"] != merged["m-b"] || merged["m-a"] != merged["rebase"] {
+		for _, ref := range []string{"m-a", "m-b", "r-b"} {
+			t.Log(ref, git(t, dir, "show", ref+":.claude/memory/concepts.json"), git(t, dir, "show", ref+":.claude/memory/memory.md"))
+		}
+		t.Fatalf("merge results differ by direction: %v", merged)
+	}
+
+	show := func(p string) string { return git(t, dir, "show", "m-a:.claude/memory/"+p) }
+	facts := show("facts.json")
+	if !strings.Contains(facts, "r-00000001") || strings.Contains(facts, "r-00000002") || !strings.Contains(facts, `"contradictions": 4`) {
+		t.Fatalf("facts.json:\n%s", facts)
+	}
+	concepts := show("concepts.json")
+	for _, want := range []string{`"login flow with OAuth"`, `"x-0000000a"`, `"x-0000000b"`, `"2026-01-03T00:00:00Z"`} {
+		if !strings.Contains(concepts, want) {
+			t.Fatalf("concepts.json lacks %s:\n%s", want, concepts)
+		}
+	}
+	stream := show("stream/2026-01.jsonl")
+	if strings.Count(stream, "\n") != 3 || strings.Index(stream, "e-0000000b") > strings.Index(stream, "e-0000000a") {
+		t.Fatalf("stream:\n%s", stream)
+	}
+	files := git(t, dir, "ls-tree", "-r", "--name-only", "m-a", ".claude/memory/sessions")
+	if strings.Count(files, "\n") != 3 {
+		t.Fatalf("sessions: %s", files)
+	}
+	if md := show("memory.md"); md != "# Memory\n- rule: always run go vet\n- concept: auth: login flow with OAuth\n" {
+		t.Fatalf("memory.md not rendered from the merged JSON:\n%s", md)
+	}
+	fsck(t, dir)
+
+	if err := UninstallMergeDriver(l); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := gitOK(dir, "config", "merge.memkeep.driver"); ok {
+		t.Fatal("driver still configured")
+	}
+	if git(t, dir, "config", "user.name") != "Test User\n" {
+		t.Fatal("uninstall damaged the config")
+	}
+}
+
+func appendFile(t *testing.T, root, rel, data string) {
+	t.Helper()
+	p := memdir.Layout{Root: root}.Root + "/" + rel
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(data)
+	f.Close()
+}
+
+func TestDriverCommandQuoting(t *testing.T) {
+	l := newRepo(t)
+	cmd := "/opt/my tools/mem'keep"
+	if err := InstallMergeDriver(l, cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := InstallMergeDriver(l, cmd); err != nil { // idempotent
+		t.Fatal(err)
+	}
+	got := git(t, l.Root, "config", "--get-all", "merge.memkeep.driver")
+	if got != `'/opt/my tools/mem'\''keep' merge-driver %O %A %B %P`+"\n" {
+		t.Fatalf("driver %q", got)
+	}
+}
