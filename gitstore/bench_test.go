@@ -24,6 +24,10 @@ import (
 //	go test ./gitstore -run '^$' -bench Commit -benchtime 20x
 //	MEMKEEP_BENCH=1 go test ./gitstore -run TestMeasureCommitProcess -v
 //	MEMKEEP_BENCH=1 MEMKEEP_BENCH_FILES=100000 go test ./gitstore -run TestMeasureCommitProcess -v
+//
+// MEMKEEP_BENCH_BIN names a binary that runs one Commit in its working
+// directory (e.g. a throwaway main calling gitstore.Commit, or memkeep
+// commit) to time alongside.
 
 func benchFiles() int {
 	if n, err := strconv.Atoi(os.Getenv("MEMKEEP_BENCH_FILES")); err == nil && n > 0 {
@@ -166,6 +170,12 @@ func TestMeasureCommitProcess(t *testing.T) {
 		ours := measure(proctime.Run{Path: exe, Args: []string{"-test.run=^$"}, Dir: l.Root, Env: env})
 		cli := measure(proctime.Run{Path: "sh", Args: []string{"-c", "git add .claude/memory && git commit -q -m memory"}, Dir: l.Root})
 		gg := measure(proctime.Run{Path: exe, Args: []string{"-test.run=^$"}, Dir: l.Root, Env: append(os.Environ(), "GITSTORE_TEST_CHILD=go-git")})
+		if bin := os.Getenv("MEMKEEP_BENCH_BIN"); bin != "" {
+			// a small main that only calls Commit: the binary's own start-up
+			// instead of the test binary's
+			b := measure(proctime.Run{Path: bin, Dir: l.Root})
+			t.Logf("MEMKEEP_BENCH_BIN %s: %s (git CLI %.1fx slower)", bin, proctime.Ms(b), float64(cli)/float64(b))
+		}
 		kind := "loose"
 		if gc {
 			kind = "after git gc"

@@ -464,10 +464,11 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		a, b := &ix.Entries[lo+k], &entries[k]
 		indexChanged = a.Name != b.Name || !bytes.Equal(a.Hdr, b.Hdr)
 	}
-	// The new index goes into index.lock (and is fsynced) in the
-	// background while the commit and the ref are written: the two fsyncs
-	// overlap instead of adding up. The rename that publishes it still
-	// happens only after the branch has moved.
+	// The new index goes into index.lock in the background while the
+	// commit and the ref are written (with core.fsync=index the two fsyncs
+	// overlap instead of adding up). The rename that publishes it happens
+	// only after the branch has moved.
+	fsyncIndex, fsyncRef := r.Config.Fsync()
 	var indexDone chan error
 	startIndex := func() {
 		if !indexChanged || indexDone != nil {
@@ -486,7 +487,11 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 				indexDone <- err
 				return
 			}
-			indexDone <- lock.f.Sync()
+			if fsyncIndex {
+				indexDone <- lock.f.Sync()
+				return
+			}
+			indexDone <- nil
 		}()
 	}
 	defer func() {
@@ -581,7 +586,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		logMsg = "commit (initial): " + first
 	}
 	err = r.UpdateRef(repo.RefUpdate{
-		Name: head.Branch, Old: head.Hash, New: ch, Who: c.Committer, Msg: logMsg, HeadLog: true,
+		Name: head.Branch, Old: head.Hash, New: ch, Who: c.Committer, Msg: logMsg, HeadLog: true, Fsync: fsyncRef,
 		OnLocked:     func(p string) { recordLock(l, p) },
 		BeforeRename: func() error { return step("write-reflog") },
 	})

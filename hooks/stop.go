@@ -35,10 +35,14 @@ func stop(e *Env) (Output, error) {
 		errs = append(errs, err)
 		client = res.Version
 	}
-	errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
-		Type: "stop", Direction: "out", SessionID: sid,
-		Summary: firstLine(e.In.LastAssistantMessage, 160), Content: e.In.LastAssistantMessage,
-	}))
+	if !e.In.StopHookActive {
+		// The answer the user sees; a continuation memkeep itself asked
+		// for is memory bookkeeping, not a new outcome.
+		errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
+			Type: "stop", Direction: "out", SessionID: sid,
+			Summary: firstLine(e.In.LastAssistantMessage, 160), Content: e.In.LastAssistantMessage,
+		}))
+	}
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
 	p, err := e.Deps.Memory.Pending(e.Layout, sid)

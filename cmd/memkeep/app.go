@@ -38,12 +38,29 @@ type streams struct {
 // tests may call directly.
 func commands(s *streams) []*cli.Command {
 	return []*cli.Command{
-		refineCommand(s),
-		importCommand(s),
-		hookCommand(s),
 		initCommand(s),
 		doctorCommand(s),
+		demoCommand(s),
+		hookCommand(s),
+		refineCommand(s),
+		importCommand(s),
+		statusCommand(s),
+		l2Command(s),
+		l3Command(s),
+		l4Command(s),
+		rememberCommand(s),
+		learnCommand(s),
+		decideCommand(s),
+		forgetCommand(s),
+		consolidateCommand(s),
+		recallCommand(s),
+		contextCommand(s),
 		streamCommand(s),
+		commitCommand(s),
+		logCommand(s),
+		diffCommand(s),
+		renderCommand(s),
+		mergeDriverCommand(s),
 	}
 }
 

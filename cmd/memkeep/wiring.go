@@ -1,14 +1,23 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
+	"github.com/memkeep/memkeep/layers/consolidate"
+	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
+	"github.com/memkeep/memkeep/render"
 )
 
 // hookDeps connects the hooks to the layers that do the work.
 func hookDeps() hooks.Deps {
-	return hooks.Deps{Stream: streamAdapter{}}
+	return hooks.Deps{Now: time.Now, Memory: memoryAdapter{}, Stream: streamAdapter{}, Git: gitAdapter{}}
 }
 
 // streamAdapter appends hook events to the event stream.
@@ -20,4 +29,124 @@ func (streamAdapter) Append(l memdir.Layout, e hooks.Event) error {
 		Summary: e.Summary, SessionID: e.SessionID, Content: e.Content, Metadata: e.Metadata,
 	})
 	return err
+}
+
+// hookLockWait bounds how long a hook waits for another memkeep process
+// holding the memory lock; past it the work is left for the next hook.
+const hookLockWait = 500 * time.Millisecond
+
+// memoryAdapter is the consolidation layer as the hooks see it.
+type memoryAdapter struct{}
+
+func (memoryAdapter) Micro(l memdir.Layout, sid string) (hooks.Change, error) {
+	sum, err := consolidate.Micro(l, sid, consolidate.Options{LockWait: hookLockWait})
+	return change(sum), err
+}
+
+func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, error) {
+	sum, err := consolidate.Consolidate(l, consolidate.Options{SessionID: sid, Deep: true, LockWait: hookLockWait})
+	return change(sum), err
+}
+
+func change(s consolidate.Summary) hooks.Change {
+	if !s.Changed() {
+		return hooks.Change{}
+	}
+	return hooks.Change{Summary: s.String(), Changed: true}
+}
+
+func (memoryAdapter) Pending(l memdir.Layout, sid string) (hooks.Pending, error) {
+	st, err := consolidate.Pending(l, sid)
+	if err != nil {
+		return hooks.Pending{}, err
+	}
+	var p hooks.Pending
+	for _, ls := range st.Layers {
+		p.Layers = append(p.Layers, hooks.LayerStatus(ls))
+	}
+	return p, nil
+}
+
+func (memoryAdapter) RecordPrompt(l memdir.Layout, sid, prompt string) (bool, error) {
+	return consolidate.RecordPrompt(l, sid, prompt, time.Now())
+}
+
+func (memoryAdapter) Context(l memdir.Layout, budget int) (string, error) {
+	return sessionContext(l, budget, time.Now())
+}
+
+func (memoryAdapter) Recall(l memdir.Layout, prompt string, threshold float64, max int) (string, error) {
+	hits, err := consolidate.Recall(l, prompt, l4.SearchOptions{Threshold: threshold, Max: max})
+	if err != nil {
+		return "", err
+	}
+	return consolidate.FormatHits(hits), nil
+}
+
+// hotShare is the part of the SessionStart budget kept for the digest of
+// recent events when there is memory to fill the rest.
+const hotShare = 4
+
+// sessionContext is what SessionStart injects and `memkeep context`
+// prints: permanent memory and the concepts of the current branch first,
+// then the hot digest of the last hours, all within budget characters.
+func sessionContext(l memdir.Layout, budget int, now time.Time) (string, error) {
+	mem, err := consolidate.Context(l, render.ContextOptions{Budget: budget - budget/hotShare, Branch: currentBranch(l)})
+	if err != nil {
+		return "", err
+	}
+	rest := budget - len(mem)
+	if len(mem) > 0 {
+		rest -= 2
+	}
+	hot := ""
+	if rest > 200 {
+		hot = stream.HotDigest(l, now, 24*time.Hour, rest)
+	}
+	parts := make([]string, 0, 2)
+	for _, p := range []string{mem, hot} {
+		if strings.TrimSpace(p) != "" {
+			parts = append(parts, strings.TrimRight(p, "\n"))
+		}
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
+
+// currentBranch reads HEAD without opening the repository: a branch name
+// is a hint for which concepts matter.
+func currentBranch(l memdir.Layout) string {
+	b, err := os.ReadFile(filepath.Join(l.GitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/")
+	if !ok {
+		return ""
+	}
+	return ref
+}
+
+// gitAdapter commits the memory folder.
+type gitAdapter struct{}
+
+func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, error) {
+	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait}
+	if sid != "" {
+		o.Trailers = []gitstore.Trailer{{Key: "Memkeep-Session", Value: sid}}
+	}
+	res, err := gitstore.Commit(l, o)
+	switch res.Status {
+	case gitstore.Committed:
+		return "committed " + short(res.Commit), err
+	case gitstore.Deferred:
+		return "deferred: " + res.Reason, err
+	}
+	return string(res.Status), err
+}
+
+func short(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
 }

@@ -12,7 +12,7 @@ import (
 //	"api_key": "…"                     JSON (also JSON-escaped: \"api_key\")
 //	client_secret = "…"                code, INI, TOML
 //	--token=…  --password hunter2      command-line flags
-//	the secret wJalrXUtnFEMI/K7MD…     prose, when the value looks random
+//	the secret Zm9vYmFyQk5x7Lp2Wr8…     prose, when the value looks random
 //
 // Only the value is replaced; the name stays, since it tells the reader
 // what was configured. How sure the syntax is that the value is a literal
@@ -113,7 +113,7 @@ func assignedValue(s string, ne int, name string) (span, bool) {
 		return span{}, false // a call or an index: code, not a value
 	}
 	flag := strings.HasPrefix(name, "--")
-	if op == "" && !flag && len(v) < minRandomLen || len(v) < 3 {
+	if op == "" && !flag && !quoted && len(v) < minRandomLen || len(v) < 3 {
 		return span{}, false
 	}
 	strength, kind := classify(name)
@@ -125,9 +125,14 @@ func assignedValue(s string, ne int, name string) (span, bool) {
 	switch {
 	case op == "":
 		// Prose or a flag: the name and the value are merely adjacent.
-		if flag && strength == strongName {
+		switch {
+		case flag && strength == strongName:
 			ok = v[0] != '-' && strict(v)
-		} else {
+		case quoted && strength == strongName && s[vs-1] != '`' && !strings.EqualFold(name, "pass"):
+			// PASSWORD 'hunter2' in SQL, "the token 'abc123'" in prose.
+			// Backticks quote code in Markdown ("pass `--verbose`").
+			ok = lenient(v) && !strings.ContainsAny(v, " \t")
+		default:
 			ok = random(v) && strings.ContainsAny(v, "0123456789")
 			kind = "generic-high-entropy"
 		}
@@ -213,9 +218,11 @@ func lineLen(w string) int {
 	return len(w)
 }
 
-// endsField reports whether nothing but blanks, a comment, a closing quote
-// or a separator follows position i on its line: the value was the whole
-// field ("password: hunter2" in YAML, "X-Api-Key: …" in a header).
+// endsField reports whether nothing but blanks, a comment or a closing
+// quote follows position i on its line: the value was the whole field
+// ("password: hunter2" in YAML, "X-Api-Key: …" in a header). A value
+// followed by ',' or '}' sits in an object literal, where a bare word is
+// an identifier (Token: tok,).
 func endsField(s string, i int) bool {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
@@ -224,7 +231,7 @@ func endsField(s string, i int) bool {
 		return true
 	}
 	switch s[i] {
-	case '\n', '\r', '#', '"', '\'', '`', ',', '}', '\\':
+	case '\n', '\r', '#', '"', '\'', '`', '\\':
 		return true
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -105,6 +106,7 @@ func positives() []tcase {
 		{"flag with equals", "mysql --password=" + password + " db", "mysql --password=" + r("secret-assignment") + " db"},
 		{"flag with space", "tool --api-key " + password + " run", "tool --api-key " + r("secret-assignment") + " run"},
 		{"header", `-H "X-Api-Key: abc123xyz"`, `-H "X-Api-Key: ` + r("secret-assignment") + `"`},
+		{"sql", "ALTER USER app WITH PASSWORD '" + password + "';", "ALTER USER app WITH PASSWORD '" + r("secret-assignment") + "';"},
 		{"comparison", `if token == "` + password + `":`, `if token == "` + r("secret-assignment") + `":`},
 		{"weak name random value", `cache_key = "` + randomVal + `"`, `cache_key = "` + r("generic-high-entropy") + `"`},
 		{"prose random value", "and secret " + awsSecret + " too", "and secret " + r("generic-high-entropy") + " too"},
@@ -166,6 +168,10 @@ func negatives() []tcase {
 		keep("kebab sk", "sk-some-very-long-kebab-case-name-here"),
 		keep("not a private tag", "<privateKey>abc</privateKey> and </private> alone"),
 		keep("monkey", "monkey: banana"),
+		keep("go struct literal", "Config{Token: tok, Password: cfg.Password}"),
+		keep("js object", "{ token: jwt, apiKey: key }"),
+		keep("markdown code after pass", "pass `--verbose` or pass `adapter: :bandit`"),
+		keep("ci secret reference", "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}"),
 		keep("passing", "tests pass: 12 of 12"),
 		keep("secret sentence", "keep the secret. Then go."),
 		keep("signature word", "signature: Alice Smith"),
@@ -287,3 +293,24 @@ const cleanText = "I looked at the failing test in `layers/l1/refine_test.go` an
 	"If you want, I can also add a regression test that replays the two subagent files in sequence " +
 	"and checks that every tool call keeps its own result. Let me know and I will write it next; " +
 	"otherwise I will move on to the import command and its progress bar."
+
+// Hostile input stays linear: every finder bounds how far it looks from
+// each keyword, so a megabyte of half-open assignments, tags and URLs
+// takes milliseconds, not the minutes a quadratic scan would.
+func TestHostileInputIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow-ish")
+	}
+	for _, unit := range []string{`token="`, `\"api_key\": \"`, "password: '", "<private>", "</private>",
+		"a://b:c@", "Bearer ", "secret ", "xoxb-", "eyJabcdefghij.", cat("-----BEGIN ", "PRIVATE KEY-----"), "key = x"} {
+		s := strings.Repeat(unit, (1<<20)/len(unit))
+		start := time.Now()
+		out := String(s)
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%q × %d took %v", unit, len(s)/len(unit), d)
+		}
+		if String(out) != out {
+			t.Errorf("%q: not idempotent", unit)
+		}
+	}
+}

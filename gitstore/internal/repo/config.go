@@ -146,3 +146,31 @@ func (c *Config) Identity(role string) (name, email string) {
 	}
 	return name, email
 }
+
+// Fsync reports which of the files memkeep writes git would fsync under
+// core.fsync: the index ("index", "added", "all") and refs ("reference",
+// "committed", "added", "all"). Git's default set (objects and derived
+// metadata) includes neither, so by default memkeep, like `git commit`,
+// relies on write-to-lock-then-rename for atomicity and leaves durability
+// across power loss to the file system.
+func (c *Config) Fsync() (index, ref bool) {
+	v, ok := c.Get("core", "", "fsync")
+	if !ok {
+		return false, false
+	}
+	for _, tok := range strings.Split(v, ",") {
+		tok = strings.TrimSpace(strings.ToLower(tok))
+		on := !strings.HasPrefix(tok, "-")
+		switch strings.TrimPrefix(tok, "-") {
+		case "none":
+			index, ref = false, false
+		case "index":
+			index = on
+		case "reference", "committed":
+			ref = on
+		case "added", "all":
+			index, ref = on, on
+		}
+	}
+	return index, ref
+}

@@ -281,6 +281,7 @@ type RefUpdate struct {
 	Who      Ident         // committer, for the reflog line
 	Msg      string        // reflog message ("commit: …")
 	HeadLog  bool          // also append to this work tree's logs/HEAD
+	Fsync    bool          // fsync the lock before the rename (core.fsync)
 	// OnLocked, when set, learns the lock file just created (memkeep
 	// records it to clean up after its own crash).
 	OnLocked func(lockPath string)
@@ -292,7 +293,7 @@ type RefUpdate struct {
 // UpdateRef moves a ref the way git's files backend does: create
 // <ref>.lock exclusively, check the current value (loose or packed) is
 // u.Old, write and fsync the lock, append the reflog lines, then rename the
-// lock over the ref. A loose ref shadows packed-refs, so a packed branch
+// lock over the ref (fsynced first when u.Fsync). A loose ref shadows packed-refs, so a packed branch
 // needs no rewrite of packed-refs.
 func (r *Repo) UpdateRef(u RefUpdate) error {
 	path := filepath.Join(r.CommonDir, filepath.FromSlash(u.Name))
@@ -327,8 +328,10 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 	if _, err := f.WriteString(u.New.String() + "\n"); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if u.Fsync {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err

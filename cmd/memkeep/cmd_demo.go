@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/urfave/cli/v3"
+
+	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/gitstore"
+	"github.com/memkeep/memkeep/hooks"
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+type demoOptions struct {
+	Dir string
+}
+
+func demoCommand(s *streams) *cli.Command {
+	var o demoOptions
+	return &cli.Command{
+		Name:  "demo",
+		Usage: "newcomer tour: replay a bundled session through every hook and show the memory it leaves",
+		UsageText: `memkeep demo
+memkeep demo --dir /tmp/tour    # keep the demo repository somewhere you choose`,
+		Description: `Creates a small git project in a temporary folder, sets memkeep up in it,
+and replays a bundled Claude Code session (a bug report, a fix, a rule)
+through every hook in the order Claude Code fires them. When the Stop hook
+asks for memory work, the demo runs the commands it asks for, as the agent
+would. Then it shows the memory files, memkeep log, the review of the
+memory commits, and what the next session would be told.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "dir", Usage: "create the demo in `DIR` (must not exist) instead of a temporary folder", Destination: &o.Dir},
+		},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			return runDemo(ctx, o, s)
+		},
+	}
+}
+
+func runDemo(ctx context.Context, o demoOptions, s *streams) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir := o.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "memkeep-demo-"); err != nil {
+			return err
+		}
+	} else if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("--dir: %w (give a folder that does not exist yet)", err)
+	}
+	dir, _ = filepath.Abs(dir)
+	root := filepath.Join(dir, "shop")
+	say := func(format string, args ...any) { fmt.Fprintf(s.out, format+"\n", args...) }
+
+	say("== 1. A small project: %s", root)
+	if err := demoProject(root); err != nil {
+		return err
+	}
+	l, err := memdir.Find(root)
+	if err != nil {
+		return err
+	}
+
+	say("\n== 2. memkeep init (hooks in .claude/settings.local.json, merge driver, memory folder)")
+	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(l.MemoryDir(), ".gitattributes"), memoryAttributes(), 0o644); err != nil {
+		return err
+	}
+	if err := gitstore.InstallMergeDriver(l, exe); err != nil {
+		return err
+	}
+	if _, err := hooks.Install(settingsPath(l, true), exe); err != nil {
+		return err
+	}
+	say("   hooks: %s", strings.Join(hooks.Events, ", "))
+
+	// Background consolidation would outlive the demo: run it in line.
+	os.Setenv("MEMKEEP_NO_SPAWN", "1")
+	sid := "d3m0d3m0-5e55-4a11-8000-000000000001"
+	transcript := filepath.Join(dir, "home", ".claude", "projects", nonAlnum.ReplaceAllString(root, "-"), sid+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(transcript), 0o755); err != nil {
+		return err
+	}
+	say("\n== 3. A Claude Code session, replayed through every hook")
+	for _, st := range fixtures.DemoSession(root, sid, time.Now().Add(-2*time.Minute)) {
+		if err := appendFile(transcript, st.Lines); err != nil {
+			return err
+		}
+		if st.Event == "" {
+			continue
+		}
+		out := fireHook(st.Event, sid, transcript, root, st.Fields)
+		say("-> %-16s %s", st.Event, describeStep(st))
+		if st.Event == "Stop" {
+			if err := demoStop(ctx, s, exe, root, sid, transcript, st.Fields, out); err != nil {
+				return err
+			}
+		}
+		if st.Event == "SessionEnd" {
+			say("   SessionEnd refined the transcript's tail and left the deep consolidation to `memkeep consolidate --deferred`:")
+			if err := runShell(s, exe, root, "memkeep consolidate --deferred"); err != nil {
+				return err
+			}
+		}
+	}
+
+	say("\n== 4. The memory, as committed in %s", memdir.MemoryRel)
+	if err := listMemory(s.out, l); err != nil {
+		return err
+	}
+	say("\n== 5. memkeep log")
+	if err := runShell(s, exe, root, "memkeep log"); err != nil {
+		return err
+	}
+	say("\n== 6. memkeep diff: the review of every memory commit, as a pull request would show it")
+	first, err := firstCommit(root)
+	if err != nil {
+		return err
+	}
+	if err := runShell(s, exe, root, "memkeep diff "+first+"..HEAD"); err != nil {
+		return err
+	}
+	say("\n== 7. What the next session is told at SessionStart (memkeep context)")
+	if err := runShell(s, exe, root, "memkeep context"); err != nil {
+		return err
+	}
+	say("\nThe demo repository stays in %s: try `cd %s && git log --stat` or `memkeep recall cart`.", dir, root)
+	return nil
+}
+
+// demoProject creates the project and its first commit.
+func demoProject(root string) error {
+	for _, f := range fixtures.DemoProject() {
+		p := filepath.Join(root, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(f.Content), 0o644); err != nil {
+			return err
+		}
+	}
+	repo, err := git.PlainInit(root, false)
+	if err != nil {
+		return err
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return err
+	}
+	if err := wt.AddGlob("."); err != nil {
+		return err
+	}
+	sig := &object.Signature{Name: "memkeep demo", Email: "demo@memkeep.invalid", When: time.Now()}
+	_, err = wt.Commit("shop: first version", &git.CommitOptions{Author: sig, Committer: sig})
+	return err
+}
+
+func firstCommit(root string) (string, error) {
+	repo, err := git.PlainOpen(root)
+	if err != nil {
+		return "", err
+	}
+	it, err := repo.Log(&git.LogOptions{})
+	if err != nil {
+		return "", err
+	}
+	var first string
+	err = it.ForEach(func(c *object.Commit) error {
+		first = c.Hash.String()
+		return nil
+	})
+	return first, err
+}
+
+func appendFile(p string, data []byte) error {
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// fireHook runs a hook in-process, exactly as `memkeep hook EVENT` does.
+func fireHook(event, sid, transcript, root string, fields map[string]any) hooks.Output {
+	in := map[string]any{"session_id": sid, "transcript_path": transcript, "cwd": root, "hook_event_name": event}
+	for k, v := range fields {
+		in[k] = v
+	}
+	b, _ := json.Marshal(in)
+	var out bytes.Buffer
+	hooks.Run(event, bytes.NewReader(b), &out, hookDeps())
+	var o hooks.Output
+	_ = json.Unmarshal(out.Bytes(), &o)
+	return o
+}
+
+func describeStep(st fixtures.Step) string {
+	switch st.Event {
+	case "UserPromptSubmit":
+		return fmt.Sprintf("%q", st.Fields["prompt"])
+	case "SessionStart":
+		return fmt.Sprintf("(%v): memory is empty, so there is no context to inject yet", st.Fields["source"])
+	case "PostToolUse":
+		in, _ := st.Fields["tool_input"].(map[string]any)
+		if c, ok := in["command"].(string); ok {
+			return fmt.Sprintf("%v: %s", st.Fields["tool_name"], c)
+		}
+		f, _ := in["file_path"].(string)
+		return fmt.Sprintf("%v %s", st.Fields["tool_name"], filepath.Base(f))
+	case "SessionEnd":
+		return fmt.Sprintf("(%v)", st.Fields["reason"])
+	case "Stop":
+		return "the agent finished its answer"
+	}
+	return ""
+}
+
+var commandLine = regexp.MustCompile(`(?m)^    (memkeep [^\n]+)$`)
+
+// demoStop shows what Stop answered and, when it asks for memory work,
+// runs the commands as the agent would and fires Stop again.
+func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string, fields map[string]any, out hooks.Output) error {
+	for round := 0; round < 3; round++ {
+		ask := out.Reason
+		if out.HookSpecificOutput != nil {
+			ask = out.HookSpecificOutput.AdditionalContext
+		}
+		if ask == "" {
+			if out.SystemMessage != "" {
+				fmt.Fprintf(s.out, "   Stop: %s\n", out.SystemMessage)
+			} else {
+				fmt.Fprintln(s.out, "   Stop: memory complete; committed and let the turn end")
+			}
+			return nil
+		}
+		fmt.Fprintln(s.out, "   Stop asks the agent to bring memory up to date:")
+		for _, line := range strings.Split(strings.TrimSpace(ask), "\n") {
+			fmt.Fprintf(s.out, "   | %s\n", line)
+		}
+		cmds := commandLine.FindAllStringSubmatch(ask, -1)
+		for _, m := range cmds {
+			fmt.Fprintf(s.out, "   agent runs: %s\n", m[1])
+			if err := runShell(&streams{in: s.in, out: io.Discard, err: s.err}, exe, root, m[1]); err != nil {
+				fmt.Fprintf(s.out, "   (failed: %v)\n", err)
+			}
+		}
+		next := map[string]any{"stop_hook_active": true, "last_assistant_message": fields["last_assistant_message"]}
+		out = fireHook("Stop", sid, transcript, root, next)
+	}
+	return nil
+}
+
+// runShell runs a memkeep command line through sh, with memkeep resolving
+// to this binary, as an agent's Bash tool would.
+func runShell(s *streams, exe, dir, line string) error {
+	line = "memkeep" + strings.TrimPrefix(line, "memkeep")
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(exe)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if filepath.Base(exe) != "memkeep" {
+		cmd = exec.Command("sh", "-c", hooks.ShellQuote(exe)+strings.TrimPrefix(line, "memkeep"))
+		cmd.Dir = dir
+	}
+	cmd.Stdout, cmd.Stderr = s.out, s.err
+	return cmd.Run()
+}
+
+func listMemory(w io.Writer, l memdir.Layout) error {
+	return filepath.WalkDir(l.MemoryDir(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := l.Rel(p)
+		fmt.Fprintf(w, "   %7d  %s\n", fi.Size(), rel)
+		return nil
+	})
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/memkeep/memkeep/layers/consolidate"
+)
+
+type statusOptions struct {
+	Dir     string
+	Session string
+	JSON    bool
+}
+
+func statusCommand(s *streams) *cli.Command {
+	var o statusOptions
+	return &cli.Command{
+		Name:  "status",
+		Usage: "what is pending per layer, with the commands that complete it (what Stop would ask)",
+		UsageText: `memkeep status
+memkeep status --session 3f2a9c1e --json`,
+		Description: `Checks, for a session (default: the one whose L1 changed last), that L2
+covers every exchange of its L1, that every L2 record has a concept, that L4
+reflection ran after the last L2 or L3 change, and that memory.md is current.
+Each missing piece comes with commands that can be pasted as they are.
+Exit status 0 whether or not something is pending; use --json to script it.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "session", Usage: "session `ID`", Destination: &o.Session},
+			&cli.BoolFlag{Name: "json", Usage: "print the status as JSON", Destination: &o.JSON},
+		},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			return runStatus(ctx, o, s)
+		},
+	}
+}
+
+func runStatus(_ context.Context, o statusOptions, s *streams) error {
+	l, err := findLayout(o.Dir)
+	if err != nil {
+		return err
+	}
+	sid := o.Session
+	if sid == "" {
+		if base, err := consolidate.ResolveSession(l, ""); err == nil {
+			sid = base
+		}
+	}
+	st, err := consolidate.Pending(l, sid)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(s.out, map[string]any{"session_id": st.SessionID, "base": st.Base, "done": st.Done(), "layers": st.Layers})
+	}
+	if st.Base != "" {
+		fmt.Fprintf(s.out, "session %s\n", st.Base)
+	}
+	for _, ly := range st.Layers {
+		mark := "✓"
+		if !ly.OK {
+			mark = "✗"
+		}
+		fmt.Fprintf(s.out, "%s %s: %s\n", mark, ly.Layer, ly.Detail)
+		for _, c := range ly.Commands {
+			fmt.Fprintf(s.out, "    %s\n", c)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,296 @@
+package consolidate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+	"github.com/memkeep/memkeep/layers/l4"
+	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/render"
+)
+
+// update runs fn on the loaded memory under the lock and saves what
+// changed.
+func update(l memdir.Layout, fn func(m *Memory) error) ([]string, error) {
+	lk, err := Lock(l, LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Unlock()
+	m, err := Load(l)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(m); err != nil {
+		return nil, err
+	}
+	return m.Save()
+}
+
+// ResolveSession finds the session a command means: the given id or stem,
+// else the session whose L1 changed last (the one the agent is in).
+func ResolveSession(l memdir.Layout, sessionID string) (string, error) {
+	if sessionID != "" {
+		return l2.BaseFor(l, sessionID)
+	}
+	return l2.Latest(l)
+}
+
+// AddL2 is `memkeep l2 add`: a conscious record for a session, validated
+// (the range is required), verified against the session's L1, merged
+// into a near-duplicate or added, and converged.
+func AddL2(l memdir.Layout, sessionID string, in l2.Input, now time.Time) (l2.AddResult, error) {
+	if err := in.Validate(true); err != nil {
+		return l2.AddResult{}, err
+	}
+	return addConscious(l, sessionID, in, now)
+}
+
+// Conscious kinds of memkeep remember, learn and decide.
+const (
+	KindRemember = "remember"
+	KindLearn    = "learn"
+	KindDecide   = "decide"
+)
+
+// Remember is `memkeep remember|learn|decide TEXT [--why W] [--file F]`:
+// an explicit memory from the agent or the user, tied to the session by
+// its time rather than by L1 lines. A remembered "always …" or "never …"
+// is also observed as a rule.
+func Remember(l memdir.Layout, sessionID, kind, text, why string, files []string, now time.Time) (l2.AddResult, error) {
+	in := l2.Input{Summary: text, Details: why, Files: files}
+	switch kind {
+	case KindRemember:
+		in.Type, in.Tags = l2.TypeInsight, []string{"remember"}
+	case KindLearn:
+		in.Type, in.Tags = l2.TypeInsight, []string{"learned"}
+	case KindDecide:
+		in.Type, in.Tags = l2.TypeDecision, []string{"decision"}
+	default:
+		return l2.AddResult{}, fmt.Errorf("unknown kind %q: use remember, learn or decide", kind)
+	}
+	if err := in.Validate(false); err != nil {
+		return l2.AddResult{}, err
+	}
+	return addConscious(l, sessionID, in, now)
+}
+
+func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time) (l2.AddResult, error) {
+	base, err := ResolveSession(l, sessionID)
+	if err != nil {
+		return l2.AddResult{}, err
+	}
+	var res l2.AddResult
+	_, err = update(l, func(m *Memory) error {
+		recs, err := readL1(l, base)
+		if err != nil {
+			return err
+		}
+		onDisk := func(f string) bool {
+			_, err := os.Stat(filepath.Join(l.Root, filepath.FromSlash(f)))
+			return err == nil
+		}
+		if err := in.Verify(recs, onDisk); err != nil {
+			return err
+		}
+		s := m.Session(base)
+		if res, err = s.Add(in, now); err != nil {
+			return err
+		}
+		if rule, ok := l2.RuleStatement(in.Summary); ok {
+			m.Facts.Observe(s.SessionID, rule, now)
+		}
+		return nil
+	})
+	return res, err
+}
+
+// AssignResult says what Assign did.
+type AssignResult struct {
+	Exchange string
+	Concept  l3.Concept
+	Created  bool
+}
+
+// Assign is `memkeep l3 assign EXCHANGE --concept ID | --new NAME`. A new
+// name close to an existing concept is refused with an error that names
+// the existing one (an *l3.DuplicateError).
+func Assign(l memdir.Layout, exchangeID, conceptID, newName string) (AssignResult, error) {
+	if (conceptID == "") == (newName == "") {
+		return AssignResult{}, errors.New("give exactly one of --concept ID (an existing concept) or --new NAME (a new one)")
+	}
+	var res AssignResult
+	_, err := update(l, func(m *Memory) error {
+		byID, _ := m.Exchanges()
+		e := byID[exchangeID]
+		if e == nil {
+			return fmt.Errorf("no L2 record %s: memkeep status lists the records of the session still without a concept", exchangeID)
+		}
+		id := conceptID
+		if newName != "" {
+			c, err := m.Concepts.Create(newName)
+			if err != nil {
+				return err
+			}
+			id, res.Created = c.ID, true
+		}
+		if err := m.Concepts.Assign(e, id); err != nil {
+			return err
+		}
+		m.Concepts.Refresh(byID)
+		res.Exchange, res.Concept = exchangeID, *m.Concepts.Get(id)
+		return nil
+	})
+	return res, err
+}
+
+// AddRule is `memkeep l4 add-rule TEXT`; memory.md is rendered again.
+func AddRule(l memdir.Layout, text string, now time.Time) (*l4.Rule, bool, error) {
+	var r *l4.Rule
+	var added bool
+	_, err := update(l, func(m *Memory) error {
+		var err error
+		rr, a, err := m.Facts.AddRule(text, now)
+		if err != nil {
+			return err
+		}
+		cp := *rr
+		r, added = &cp, a
+		_, err = render.Write(l.DigestFile(), m.View())
+		return err
+	})
+	return r, added, err
+}
+
+// Forget is `memkeep forget ID --reason R`: it removes a rule, solution,
+// core-logic item, concept or L2 record, and keeps the removal with its
+// reason in facts.json's history.
+func Forget(l memdir.Layout, id, reason string, now time.Time) (l4.Forgotten, error) {
+	var fg l4.Forgotten
+	_, err := update(l, func(m *Memory) error {
+		var err error
+		switch {
+		case strings.HasPrefix(id, "c-"):
+			fg, err = m.forgetConcept(id, reason, now)
+		case strings.HasPrefix(id, "x-"), strings.HasPrefix(id, "f-"):
+			fg, err = m.forgetRecord(id, reason, now)
+		default:
+			fg, err = m.Facts.Forget(id, reason, now)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = render.Write(l.DigestFile(), m.View())
+		return err
+	})
+	return fg, err
+}
+
+func (m *Memory) forgetConcept(id, reason string, now time.Time) (l4.Forgotten, error) {
+	if strings.TrimSpace(reason) == "" {
+		return l4.Forgotten{}, fmt.Errorf("forgetting %s needs a reason (--reason …): the history keeps it", id)
+	}
+	c := m.Concepts.Get(id)
+	if c == nil {
+		return l4.Forgotten{}, fmt.Errorf("%w: no concept %s", l4.ErrNotFound, id)
+	}
+	fg := l4.Forgotten{ID: id, Text: c.Name + ": " + c.Summary, Reason: reason, Time: l2.Timestamp(now)}
+	byID, _ := m.Exchanges()
+	for _, x := range c.Exchanges {
+		if e := byID[x]; e != nil {
+			e.Concept = ""
+		}
+	}
+	var keep []l3.Concept
+	for _, x := range m.Concepts.Concepts {
+		if x.ID != id {
+			keep = append(keep, x)
+		}
+	}
+	m.Concepts.Concepts = keep
+	m.Facts.Record(fg)
+	return fg, nil
+}
+
+func (m *Memory) forgetRecord(id, reason string, now time.Time) (l4.Forgotten, error) {
+	if strings.TrimSpace(reason) == "" {
+		return l4.Forgotten{}, fmt.Errorf("forgetting %s needs a reason (--reason …): the history keeps it", id)
+	}
+	byID, owner := m.Exchanges()
+	e := byID[id]
+	if e == nil {
+		return l4.Forgotten{}, fmt.Errorf("%w: no L2 record %s", l4.ErrNotFound, id)
+	}
+	fg := l4.Forgotten{ID: id, Text: e.Summary, Reason: reason, Time: l2.Timestamp(now)}
+	s := owner[id]
+	drop := func(list []l2.Exchange) []l2.Exchange {
+		var out []l2.Exchange
+		for _, x := range list {
+			if x.ID != id {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	s.Exchanges, s.Facts = drop(s.Exchanges), drop(s.Facts)
+	// A subconscious record would come back from L1 on the next
+	// extraction: the history entry is what keeps it out (Update skips
+	// forgotten ids).
+	m.Facts.Record(fg)
+	m.Concepts.Refresh(func() map[string]*l2.Exchange { b, _ := m.Exchanges(); return b }())
+	return fg, nil
+}
+
+// RecordPrompt keeps an explicit memory request of a user prompt
+// ("remember …", "always …", "never …", "from now on …") as an L4 rule
+// candidate, at once, and reports whether the prompt was one. The
+// statement is keyed as reflection will key it, so it counts once.
+func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) (bool, error) {
+	rule, ok := l2.PromptRule(prompt)
+	if !ok {
+		return false, nil
+	}
+	_, err := update(l, func(m *Memory) error {
+		m.Facts.Observe(sessionID, rule, now)
+		return nil
+	})
+	return err == nil, err
+}
+
+// Context is the SessionStart context under opts.Budget characters.
+func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
+	m, err := Load(l)
+	if err != nil {
+		return "", err
+	}
+	return render.Context(m.View(), opts), nil
+}
+
+// Recall searches L4 → L3 → L2 for the memories relevant to a query.
+func Recall(l memdir.Layout, query string, opts l4.SearchOptions) ([]l4.Hit, error) {
+	m, err := Load(l)
+	if err != nil {
+		return nil, err
+	}
+	return l4.Search(m.Facts, m.Concepts, m.Sessions, query, opts), nil
+}
+
+// FormatHits renders hits for injection into a prompt, "" when there are
+// none.
+func FormatHits(hits []l4.Hit) string {
+	if len(hits) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("memkeep: memories relevant to this prompt:\n")
+	for _, h := range hits {
+		fmt.Fprintf(&b, "- [%s %s] %s (%s)\n", h.Layer, h.Kind, oneLine(h.Text, 200), h.Source)
+	}
+	return b.String()
+}

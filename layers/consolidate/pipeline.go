@@ -1,0 +1,307 @@
+package consolidate
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+	"github.com/memkeep/memkeep/layers/l4"
+	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/render"
+)
+
+// Options tune a consolidation.
+type Options struct {
+	// SessionID limits extraction to one session (full id, 8-character
+	// prefix or file stem). Empty means every session whose L1 has lines
+	// L2 has not consolidated.
+	SessionID string
+	// Deep extracts every session again, and gives every exchange still
+	// without a concept one — the proposed existing concept or a new one —
+	// because no agent is there to answer (SessionEnd, PreCompact).
+	Deep bool
+	// Now is the clock (time.Now when nil): it decides what expired.
+	Now func() time.Time
+	// Evaluator replaces the heuristic significance (nil: heuristic).
+	Evaluator l2.Evaluator
+	// LockWait bounds the wait for another memkeep process.
+	LockWait time.Duration
+}
+
+func (o Options) now() time.Time {
+	if o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
+}
+
+// Summary counts what a consolidation changed, per layer.
+type Summary struct {
+	Sessions        int // sessions extracted
+	Added           int // L2 exchanges added
+	Updated         int // L2 exchanges changed
+	Removed         int // L2 exchanges no longer extracted
+	Linked          int // new convergent pairs
+	Assigned        int // exchanges given a concept
+	ConceptsCreated int
+	Reflection      l4.Report
+	Rendered        bool     // memory.md was rewritten
+	Written         []string // files written
+	// EvalErr is set when the external evaluator failed and the heuristic
+	// scores were used.
+	EvalErr error
+}
+
+// Changed reports whether any committed file changed.
+func (s Summary) Changed() bool { return len(s.Written) > 0 }
+
+// String is a one-line account for a commit message: "+3 exchanges,
+// 2 assigned, 1 rule promoted, memory.md". A consolidation that wrote
+// nothing says "no change", whatever it computed on the way (records of
+// an old session are extracted and expire again in every run).
+func (s Summary) String() string {
+	if !s.Changed() {
+		return "no change"
+	}
+	var p []string
+	n := func(v int, what string) {
+		if v > 0 {
+			p = append(p, fmt.Sprintf("%d %s", v, what))
+		}
+	}
+	if s.Added > 0 {
+		p = append(p, fmt.Sprintf("+%d exchanges", s.Added))
+	}
+	n(s.Updated, "exchanges updated")
+	n(s.Removed, "exchanges dropped")
+	n(s.Linked, "convergent")
+	n(s.ConceptsCreated, "concepts created")
+	n(s.Assigned, "assigned")
+	r := s.Reflection
+	n(r.RulesAdded, "rules")
+	n(r.RulesPromoted, "rules promoted")
+	n(r.RulesFlagged, "rules flagged for review")
+	n(r.SolutionsAdded, "solutions")
+	n(r.CoreAdded, "core logic")
+	n(r.Expired, "expired")
+	if s.Rendered {
+		p = append(p, "memory.md")
+	}
+	if len(p) == 0 {
+		return "no change"
+	}
+	return strings.Join(p, ", ")
+}
+
+// Consolidate runs the deterministic pipeline under the memory lock:
+// subconscious extraction and convergence for the sessions that need it,
+// concept assignment where the proposal is confident (every exchange with
+// Deep), reflection, memory.md. Files are written only when their bytes
+// change, so a consolidation with nothing new writes nothing.
+func Consolidate(l memdir.Layout, opts Options) (Summary, error) {
+	lk, err := Lock(l, cmpOr(opts.LockWait, LockWait))
+	if err != nil {
+		return Summary{}, err
+	}
+	defer lk.Unlock()
+	m, err := Load(l)
+	if err != nil {
+		return Summary{}, err
+	}
+	var sum Summary
+	targets, err := m.targets(opts)
+	if err != nil {
+		return sum, err
+	}
+	now := opts.now()
+	for _, s := range targets {
+		if err := m.extract(s, opts, now, &sum); err != nil {
+			return sum, err
+		}
+	}
+	scope := targets
+	if opts.Deep {
+		scope = m.Sessions
+	}
+	m.assign(scope, opts.Deep, &sum)
+	sum.Reflection = l4.Reflect(m.Facts, m.Sessions, m.Concepts, now)
+	if err := m.finish(&sum); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// Micro is the Stop hook's share: extraction and convergence of one
+// session only, no reflection or rendering (the agent is asked for those,
+// and for the concepts, by Pending).
+func Micro(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
+	lk, err := Lock(l, cmpOr(opts.LockWait, LockWait))
+	if err != nil {
+		return Summary{}, err
+	}
+	defer lk.Unlock()
+	m, err := Load(l)
+	if err != nil {
+		return Summary{}, err
+	}
+	var sum Summary
+	opts.SessionID = sessionID
+	targets, err := m.targets(opts)
+	if err != nil {
+		return sum, err
+	}
+	for _, s := range targets {
+		if err := m.extract(s, opts, opts.now(), &sum); err != nil {
+			return sum, err
+		}
+	}
+	sum.Written, err = m.Save()
+	return sum, err
+}
+
+// targets picks the sessions to extract.
+func (m *Memory) targets(opts Options) ([]*l2.File, error) {
+	if opts.SessionID != "" {
+		base, err := l2.BaseFor(m.Layout, opts.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		s := m.Session(base)
+		if len(opts.SessionID) > len(s.SessionID) && !strings.Contains(opts.SessionID, "_") {
+			s.SessionID = opts.SessionID // the full id, when the hook gives it
+		}
+		return []*l2.File{s}, nil
+	}
+	if opts.Deep {
+		return m.Sessions, nil
+	}
+	var out []*l2.File
+	for _, s := range m.Sessions {
+		n, err := lineCount(m.Layout.L1File(s.Base()))
+		if err != nil {
+			return nil, err
+		}
+		if n > s.Consolidated {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (m *Memory) extract(s *l2.File, opts Options, now time.Time, sum *Summary) error {
+	recs, err := readL1(m.Layout, s.Base())
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	r := s.Update(recs, s.Base(), l2.UpdateOptions{Evaluator: opts.Evaluator, Now: now, Skip: m.Facts.IsForgotten})
+	sum.Sessions++
+	sum.Added += r.Added
+	sum.Updated += r.Changed
+	sum.Removed += r.Removed
+	sum.Linked += r.Linked
+	if r.EvalErr != nil {
+		sum.EvalErr = errors.Join(sum.EvalErr, r.EvalErr)
+	}
+	return nil
+}
+
+// assign gives concepts to the scope's exchanges that have none: the
+// proposed existing concept when it is confident, and with create a new
+// concept named by the proposal (or the existing one its name is close to).
+func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
+	for _, s := range scope {
+		for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
+			for i := range l {
+				e := &l[i]
+				if e.Concept != "" && m.Concepts.Get(e.Concept) != nil {
+					continue
+				}
+				p := m.Concepts.Propose(e)
+				id := ""
+				switch {
+				case !p.New() && p.Score >= l3.AutoAssignThreshold:
+					id = p.ConceptID
+				case !create:
+					continue
+				case !p.New():
+					id = p.ConceptID
+				default:
+					c, err := m.Concepts.Create(p.Name)
+					var dup *l3.DuplicateError
+					switch {
+					case errors.As(err, &dup):
+						id = dup.Existing.ID
+					case err != nil:
+						continue
+					default:
+						id = c.ID
+						sum.ConceptsCreated++
+					}
+				}
+				if m.Concepts.Assign(e, id) == nil {
+					sum.Assigned++
+				}
+			}
+		}
+	}
+	byID, _ := m.Exchanges()
+	m.Concepts.Refresh(byID)
+}
+
+// finish saves the layers, renders memory.md and records that reflection
+// is current.
+func (m *Memory) finish(sum *Summary) error {
+	var err error
+	if sum.Written, err = m.Save(); err != nil {
+		return err
+	}
+	wrote, err := render.Write(m.Layout.DigestFile(), m.View())
+	if err != nil {
+		return err
+	}
+	if wrote {
+		sum.Rendered = true
+		sum.Written = append(sum.Written, m.Layout.DigestFile())
+	}
+	slices.Sort(sum.Written)
+	return m.markReflected()
+}
+
+// Reflect is `memkeep l4 reflect`: reflection and memory.md, without
+// extraction.
+func Reflect(l memdir.Layout, now time.Time) (Summary, error) {
+	lk, err := Lock(l, LockWait)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer lk.Unlock()
+	m, err := Load(l)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{Reflection: l4.Reflect(m.Facts, m.Sessions, m.Concepts, now)}
+	return sum, m.finish(&sum)
+}
+
+// Render is `memkeep render`: memory.md from the files as they are.
+func Render(l memdir.Layout) (bool, error) {
+	m, err := Load(l)
+	if err != nil {
+		return false, err
+	}
+	return render.Write(l.DigestFile(), m.View())
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}

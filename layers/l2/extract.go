@@ -1,0 +1,614 @@
+package l2
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/memkeep/memkeep/layers/l1"
+	"github.com/memkeep/memkeep/layers/l2/terms"
+)
+
+// Caps keep one record readable however long the exchange ran.
+const (
+	maxCommands = 25
+	maxRead     = 30
+	maxKeywords = 8
+	maxSummary  = 140
+)
+
+// Extract is the subconscious path: it reads a session's L1 records and
+// returns one exchange per user-request → resolution cycle, scored, typed
+// and explained, without any model. A long request that the agent worked
+// through as several committed pieces ("continue until all are done") is
+// split after each successful git commit, so each piece is remembered by
+// its own commit message. Records are returned whatever their
+// significance: convergence with conscious records may still lift them
+// over MinSignificance, which the caller applies.
+//
+// base is the session's file stem; it goes into the ids, which depend
+// only on it and the first L1 line of the exchange, so re-extracting a
+// session that grew updates records in place.
+func Extract(recs []l1.Record, base string) []Exchange {
+	var out []Exchange
+	for _, ep := range episodes(recs) {
+		out = append(out, describe(recs, ep, base))
+	}
+	return out
+}
+
+// span is a range of record indexes [from, to).
+type span struct {
+	from, to int
+	prompt   int // index of the exchange's prompt, -1 before the first
+	first    bool
+}
+
+// episodes cuts the records at typed prompts and after commits.
+func episodes(recs []l1.Record) []span {
+	var out []span
+	start, prompt := 0, -1
+	for i := 0; i <= len(recs); i++ {
+		if i < len(recs) && !(recs[i].Kind == l1.KindPrompt && recs[i].Agent == "") {
+			continue
+		}
+		if i > start {
+			out = append(out, splitAtCommits(recs, start, i, prompt)...)
+		}
+		start, prompt = i, i
+	}
+	return out
+}
+
+// splitAtCommits splits the exchange [from, to) after each successful git
+// commit that is followed by more work than housekeeping (push, status,
+// closing the ticket).
+func splitAtCommits(recs []l1.Record, from, to, prompt int) []span {
+	var out []span
+	cur := from
+	for i := from; i < to; i++ {
+		if !isCommit(recs[i]) || !ok(recs[i]) {
+			continue
+		}
+		j := i + 1
+		for j < to && (recs[j].Kind == l1.KindText || isHousekeeping(recs[j])) {
+			j++
+		}
+		if j < to {
+			out = append(out, span{from: cur, to: j, prompt: prompt, first: cur == from})
+			cur = j
+			i = j - 1
+		}
+	}
+	return append(out, span{from: cur, to: to, prompt: prompt, first: cur == from})
+}
+
+func isCommit(r l1.Record) bool {
+	return r.Tool == "Bash" && commitRe.MatchString(r.Cmd)
+}
+
+var commitRe = regexp.MustCompile(`(^|&&|;|\n)\s*git commit\b`)
+
+// isHousekeeping recognises the commands that close a piece of work
+// without starting the next one.
+func isHousekeeping(r l1.Record) bool {
+	if r.Tool != "Bash" {
+		return false
+	}
+	c := strings.TrimSpace(r.Cmd)
+	for _, p := range []string{"git push", "git status", "git log", "git diff --stat", "bd sync", "bd close", "bd ready", "bd list"} {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ok reports whether a tool call succeeded.
+func ok(r l1.Record) bool { return !r.Err && (r.Exit == nil || *r.Exit == 0) }
+
+var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+
+// projectFile reports whether an L1 path is inside the project: L1 writes
+// those repo-relative and everything else absolute or from ~.
+func projectFile(p string) bool {
+	return p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "..")
+}
+
+// describe builds the exchange of one episode.
+func describe(recs []l1.Record, sp span, base string) Exchange {
+	ev := gather(recs, sp)
+	e := Exchange{
+		ID:       MakeID("x", base, fmt.Sprintf("sub:%d", sp.from+1)),
+		Source:   Subconscious,
+		L1Range:  [2]int{sp.from + 1, sp.to},
+		Files:    ev.edited,
+		Read:     capList(ev.read, maxRead),
+		Commands: capList(ev.commands, maxCommands),
+		Created:  normTS(recs[sp.from].TS),
+		Updated:  normTS(recs[sp.to-1].TS),
+		Rule:     ev.rule,
+		Problem:  ev.problem,
+		Fix:      ev.fix,
+	}
+	sc := score(ev)
+	e.Significance = sc.value
+	e.Type = sc.typ
+	e.Tags = sc.tags
+	e.Summary = summaryOf(ev, sp)
+	e.Keywords = keywordsOf(ev)
+	e.Details = detailsOf(ev, sc)
+	e.Normalize()
+	return e
+}
+
+// evidence is what one episode did, read off its L1 records.
+type evidence struct {
+	prompt       string // the user's request (cleaned), "" when not typed by a person
+	notification string // summary of a background-task notification prompt
+	commit       string // subject of the last commit
+	firstText    string // first assistant sentence
+	texts        []string
+	edited, read []string
+	commands     []string
+	added, rem   int
+	failures     int
+	recovered    bool // a failure was followed by a success of the same kind
+	unresolved   bool // the last attempt of something still failed
+	problem, fix string
+	decision     string
+	insight      string
+	rule         string
+	correction   bool
+	usedAgents   bool
+	ranTests     bool
+}
+
+func gather(recs []l1.Record, sp span) evidence {
+	var ev evidence
+	if sp.prompt >= 0 {
+		p := recs[sp.prompt].Text
+		if n, isNote := notification(p); isNote {
+			ev.notification = n
+		} else {
+			ev.prompt = cleanPrompt(p)
+			if sp.first {
+				ev.correction = isCorrection(ev.prompt)
+				ev.rule, _ = RuleStatement(ev.prompt)
+			}
+		}
+	}
+	edited, read := map[string]bool{}, map[string]bool{}
+	cmds := map[string]bool{}
+	type attempt struct {
+		key    string
+		failed bool
+		rec    l1.Record
+		idx    int
+	}
+	var attempts []attempt
+	for i := sp.from; i < sp.to; i++ {
+		r := recs[i]
+		switch r.Kind {
+		case l1.KindText:
+			if r.Agent != "" {
+				continue
+			}
+			ev.texts = append(ev.texts, r.Text)
+			if ev.firstText == "" {
+				ev.firstText = firstSentence(r.Text)
+			}
+			if ev.decision == "" {
+				ev.decision = decisionIn(r.Text)
+			}
+			if ev.insight == "" {
+				ev.insight = findSentence(r.Text, insightRe)
+			}
+			continue
+		case l1.KindTool:
+		default:
+			continue
+		}
+		switch {
+		case editTools[r.Tool]:
+			if projectFile(r.File) {
+				edited[r.File] = true
+			}
+			a, d := diffCounts(r.Diff)
+			ev.added += a
+			ev.rem += d
+		case r.Tool == "Read":
+			if projectFile(r.File) {
+				read[r.File] = true
+			}
+		case r.Tool == "Task" || r.Tool == "Agent":
+			ev.usedAgents = true
+		case r.Tool == "Bash":
+			c := commandLine(r.Cmd)
+			if c != "" && !cmds[c] {
+				cmds[c] = true
+				ev.commands = append(ev.commands, c)
+			}
+			if testRe.MatchString(c) {
+				ev.ranTests = true
+			}
+			if isCommit(r) && ok(r) {
+				if s := commitSubject(r.Cmd); s != "" {
+					ev.commit = s
+				}
+			}
+		}
+		for _, k := range attemptKeys(r) {
+			attempts = append(attempts, attempt{key: k, failed: !ok(r), rec: r, idx: i})
+		}
+	}
+	for f := range edited {
+		ev.edited = append(ev.edited, f)
+		delete(read, f)
+	}
+	for f := range read {
+		ev.read = append(ev.read, f)
+	}
+	slices.Sort(ev.edited)
+	slices.Sort(ev.read)
+
+	// A failure is recovered when a later attempt of the same kind (the
+	// same command, or an edit of the same file) succeeds; the work in
+	// between is the fix.
+	problemByEdit := false
+	for i, a := range attempts {
+		if !a.failed {
+			continue
+		}
+		ev.failures++
+		fixed := -1
+		for j := i + 1; j < len(attempts); j++ {
+			if attempts[j].key == a.key && !attempts[j].failed {
+				fixed = j
+				break
+			}
+		}
+		if fixed < 0 {
+			last := true
+			for j := i + 1; j < len(attempts); j++ {
+				if attempts[j].key == a.key {
+					last = false
+				}
+			}
+			if last {
+				ev.unresolved = true
+			}
+			continue
+		}
+		// The problem worth remembering is the first one whose fix took
+		// changes to the project; a retry with other flags is a lesser one.
+		fixedByEdit := editsBetween(recs, a.idx, attempts[fixed].idx)
+		if !ev.recovered || (fixedByEdit && !problemByEdit) {
+			ev.recovered = true
+			problemByEdit = fixedByEdit
+			ev.problem = problemText(a.rec)
+			ev.fix = fixText(recs[a.idx+1:attempts[fixed].idx+1], func(x l1.Record) l1.Record { return x })
+		}
+	}
+	return ev
+}
+
+// attemptKeys groups tool calls that retry the same thing: a command by
+// its program and subcommand, an edit by its file. A compound command
+// ("mix compile && mix credo") is an attempt of each part: its success
+// is the success of every part.
+func attemptKeys(r l1.Record) []string {
+	switch {
+	case r.Tool == "Bash":
+		var keys []string
+		line := strings.NewReplacer("&&", "\x00", ";", "\x00").Replace(commandLine(r.Cmd))
+		for seg := range strings.SplitSeq(line, "\x00") {
+			f := strings.Fields(seg)
+			for len(f) > 0 && strings.Contains(f[0], "=") {
+				f = f[1:] // VAR=value prefixes
+			}
+			if len(f) == 0 || f[0] == "cd" {
+				continue
+			}
+			if len(f) > 2 {
+				f = f[:2]
+			}
+			keys = append(keys, "bash:"+strings.Join(f, " "))
+		}
+		return keys
+	case editTools[r.Tool] && r.File != "":
+		return []string{"edit:" + r.File}
+	}
+	return nil
+}
+
+// editsBetween reports whether a project file was changed between two
+// record indexes.
+func editsBetween(recs []l1.Record, from, to int) bool {
+	for _, r := range recs[from+1 : to] {
+		if editTools[r.Tool] && projectFile(r.File) {
+			return true
+		}
+	}
+	return false
+}
+
+func problemText(r l1.Record) string {
+	what := r.Tool
+	if r.Tool == "Bash" {
+		what = "`" + truncate(commandLine(r.Cmd), 80) + "`"
+	} else if r.File != "" {
+		what = r.Tool + " " + r.File
+	}
+	msg := strings.TrimSpace(strings.ReplaceAll(r.Res, `\n`, " "))
+	if r.Exit != nil && *r.Exit != 0 {
+		if msg == "" {
+			return fmt.Sprintf("%s exited %d", what, *r.Exit)
+		}
+		return fmt.Sprintf("%s exited %d: %s", what, *r.Exit, truncate(msg, 120))
+	}
+	if msg == "" {
+		return what + " failed"
+	}
+	return what + " failed: " + truncate(msg, 120)
+}
+
+func fixText[T any](steps []T, rec func(T) l1.Record) string {
+	var edits []string
+	seen := map[string]bool{}
+	var last string
+	for _, s := range steps {
+		r := rec(s)
+		if editTools[r.Tool] && r.File != "" && !seen[r.File] {
+			seen[r.File] = true
+			edits = append(edits, r.File)
+		}
+		if r.Tool == "Bash" {
+			last = commandLine(r.Cmd)
+		}
+	}
+	var b strings.Builder
+	if len(edits) > 0 {
+		b.WriteString("edited " + strings.Join(capList(edits, 5), ", "))
+	}
+	if last != "" {
+		if b.Len() > 0 {
+			b.WriteString(", then ")
+		}
+		b.WriteString("`" + truncate(last, 80) + "` passed")
+	}
+	return b.String()
+}
+
+var (
+	testRe = regexp.MustCompile(`\b(test|pytest|jest|vitest|rspec|ctest)\b`)
+	// A decision is a choice with its reason in one sentence: "I'll use
+	// the full path because credo…", "decided to keep X rather than Y".
+	decisionRe = regexp.MustCompile(`(?i)\b(i'll|i will|we'll|we will|let's|decided|decide to|chose|choosing|going with|opt(ed)? for|prefer|switch(ed)? to|instead of|rather than)\b`)
+	reasonRe   = regexp.MustCompile(`(?i)\b(because|since|so that|to avoid|instead of|rather than|trade-?off)\b`)
+	insightRe  = regexp.MustCompile(`(?i)\b(turns out|root cause|the problem (was|is)|the issue (was|is)|the reason|known (bug|issue)|this means|the cause)\b`)
+	tagRe      = regexp.MustCompile(`<[^>]{1,80}>`)
+	commitMsg  = regexp.MustCompile(`(?s)-m\s+(?:"\$\(cat <<'?"?EOF'?"?\s*\n(.*?)(?:\n|$)|"([^"\n]*)|'([^'\n]*))`)
+)
+
+// isCorrection recognises a user correcting the agent at the start of a
+// prompt.
+func isCorrection(p string) bool {
+	l := strings.ToLower(strings.TrimSpace(p))
+	for _, s := range []string{"no,", "no ", "nope", "don't", "do not", "stop", "wrong", "that's wrong", "that's not", "that is not", "not what i", "actually,", "actually ", "instead", "revert", "undo", "why did you", "you should not", "you shouldn't"} {
+		if strings.HasPrefix(l, s) {
+			return true
+		}
+	}
+	return strings.Contains(l, "that's not what i") || strings.Contains(l, "i said ") || strings.Contains(l, "i told you")
+}
+
+// notification recognises the prompts Claude Code injects when a
+// background task finishes, which no person typed.
+func notification(p string) (string, bool) {
+	if !strings.HasPrefix(strings.TrimSpace(p), "<task-notification>") {
+		return "", false
+	}
+	s := p
+	if i := strings.Index(s, "<summary>"); i >= 0 {
+		s = s[i+len("<summary>"):]
+		if j := strings.Index(s, "</summary>"); j >= 0 {
+			s = s[:j]
+		}
+		return strings.TrimSpace(s), true
+	}
+	return "background task finished", true
+}
+
+// PromptRule finds the rule a user's prompt states, as extraction would
+// record it, so that the prompt hook and consolidation agree on its text.
+func PromptRule(prompt string) (string, bool) {
+	if _, isNote := notification(prompt); isNote {
+		return "", false
+	}
+	return RuleStatement(cleanPrompt(prompt))
+}
+
+// cleanPrompt drops the markup Claude Code wraps around slash commands and
+// collapses white space.
+func cleanPrompt(p string) string {
+	p = tagRe.ReplaceAllString(p, " ")
+	return strings.Join(strings.Fields(p), " ")
+}
+
+// commandLine is the first line of a command, which is what identifies it.
+func commandLine(c string) string {
+	c = strings.TrimSpace(c)
+	if i := strings.IndexByte(c, '\n'); i >= 0 {
+		c = strings.TrimSpace(c[:i])
+	}
+	return truncate(c, 160)
+}
+
+// commitSubject extracts the subject line of a git commit command's
+// message, from -m "…", -m '…' or a here-document.
+func commitSubject(cmd string) string {
+	m := commitMsg.FindStringSubmatch(cmd)
+	if m == nil {
+		return ""
+	}
+	for _, s := range m[1:] {
+		if s = strings.TrimSpace(s); s != "" {
+			return truncate(s, maxSummary)
+		}
+	}
+	return ""
+}
+
+func diffCounts(d string) (add, rem int) {
+	fmt.Sscanf(d, "+%d -%d", &add, &rem)
+	return add, rem
+}
+
+func summaryOf(ev evidence, sp span) string {
+	switch {
+	case ev.commit != "":
+		return ev.commit
+	case ev.notification != "":
+		return truncate("Background task: "+ev.notification, maxSummary)
+	case ev.prompt != "" && sp.first:
+		return truncate(firstSentence(ev.prompt), maxSummary)
+	case ev.firstText != "":
+		return truncate(ev.firstText, maxSummary)
+	case ev.prompt != "":
+		return truncate(firstSentence(ev.prompt), maxSummary)
+	}
+	return "Session activity"
+}
+
+// keywordsOf ranks the terms of the request, the commit, the edited
+// files' paths and the assistant's words, and keeps the strongest.
+func keywordsOf(ev evidence) []string {
+	w := map[string]float64{}
+	add := func(ts []string, weight float64) {
+		for _, t := range ts {
+			w[t] += weight
+		}
+	}
+	add(terms.Words(ev.prompt), 3)
+	add(terms.Words(ev.commit), 3)
+	add(terms.Words(ev.notification), 1)
+	for _, f := range ev.edited {
+		add(terms.PathWords(f), 2)
+	}
+	for _, t := range ev.texts {
+		add(terms.Words(t), 0.5)
+	}
+	type kv struct {
+		k string
+		v float64
+	}
+	var all []kv
+	for k, v := range w {
+		if len(k) >= 3 {
+			all = append(all, kv{k, v})
+		}
+	}
+	slices.SortFunc(all, func(a, b kv) int {
+		if a.v != b.v {
+			if a.v > b.v {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	var out []string
+	for i := 0; i < len(all) && i < maxKeywords; i++ {
+		out = append(out, all[i].k)
+	}
+	return out
+}
+
+func detailsOf(ev evidence, sc scored) string {
+	var parts []string
+	if ev.prompt != "" {
+		parts = append(parts, "Asked: "+truncate(ev.prompt, 200))
+	}
+	if len(ev.edited) > 0 {
+		parts = append(parts, fmt.Sprintf("Changed %d file(s), +%d -%d lines.", len(ev.edited), ev.added, ev.rem))
+	}
+	if ev.problem != "" {
+		parts = append(parts, "Problem: "+ev.problem+". Fix: "+ev.fix+".")
+	} else if ev.unresolved {
+		parts = append(parts, "Left failing.")
+	}
+	if ev.decision != "" {
+		parts = append(parts, "Decision: "+truncate(ev.decision, 200))
+	}
+	if ev.insight != "" && ev.insight != ev.decision {
+		parts = append(parts, "Insight: "+truncate(ev.insight, 200))
+	}
+	parts = append(parts, sc.explain())
+	return strings.Join(parts, " ")
+}
+
+// firstSentence is the text up to the first sentence end or line break.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '?' || s[i] == '!') && s[i+1] == ' ' {
+			return strings.TrimSpace(s[:i+1])
+		}
+	}
+	return strings.TrimSpace(strings.Trim(s, "*#> "))
+}
+
+// decisionIn returns the first sentence of text that states a choice
+// together with its reason.
+func decisionIn(text string) string {
+	for _, s := range sentences(text) {
+		if decisionRe.MatchString(s) && reasonRe.MatchString(s) {
+			return strings.TrimSpace(strings.Trim(s, "*#>- "))
+		}
+	}
+	return ""
+}
+
+// findSentence returns the first sentence of text that matches re.
+func findSentence(text string, re *regexp.Regexp) string {
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return ""
+	}
+	start := loc[0]
+	for start > 0 && !strings.ContainsRune(".!?\n", rune(text[start-1])) {
+		start--
+	}
+	end := loc[1]
+	for end < len(text) && !strings.ContainsRune(".!?\n", rune(text[end])) {
+		end++
+	}
+	if end < len(text) && text[end] != '\n' {
+		end++
+	}
+	return strings.TrimSpace(strings.Trim(text[start:end], "*#>- "))
+}
+
+// truncate cuts s to at most n bytes at a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func capList(l []string, n int) []string {
+	if len(l) > n {
+		return l[:n]
+	}
+	return l
+}

@@ -1,0 +1,173 @@
+package l2
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"slices"
+	"time"
+
+	"github.com/memkeep/memkeep/layers/l1"
+)
+
+// Evaluator scores candidate exchanges in place of the heuristic: it
+// returns a significance 0–1 per exchange id. Ids it leaves out keep the
+// heuristic score.
+type Evaluator func(cands []Exchange) (map[string]float64, error)
+
+// CommandEvaluator runs an external command (for example a small model
+// through `claude -p`) as an Evaluator: the candidates go to its standard
+// input as a JSON array of {id, summary, details, files, commands, type,
+// significance}, and it answers on standard output with a JSON object
+// {"<id>": <significance>, …}. The command runs with sh -c, at most
+// timeout long.
+func CommandEvaluator(command string, timeout time.Duration) Evaluator {
+	return func(cands []Exchange) (map[string]float64, error) {
+		type brief struct {
+			ID           string   `json:"id"`
+			Summary      string   `json:"summary"`
+			Details      string   `json:"details"`
+			Files        []string `json:"files"`
+			Commands     []string `json:"commands,omitempty"`
+			Type         string   `json:"type"`
+			Significance float64  `json:"significance"`
+		}
+		in := make([]brief, len(cands))
+		for i, c := range cands {
+			in[i] = brief{c.ID, c.Summary, c.Details, c.Files, c.Commands, c.Type, c.Significance}
+		}
+		body, _ := json.Marshal(in)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		cmd.Stdin = bytes.NewReader(body)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("evaluator %q: %v: %s", command, err, bytes.TrimSpace(errb.Bytes()))
+		}
+		var scores map[string]float64
+		if err := json.Unmarshal(out.Bytes(), &scores); err != nil {
+			return nil, fmt.Errorf("evaluator %q: its output is not a JSON object of id → significance (like {\"x-1a2b3c4d\": 0.7}): %v", command, err)
+		}
+		for id, s := range scores {
+			if s < 0 || s > 1 {
+				return nil, fmt.Errorf("evaluator %q: significance %v of %s is outside 0–1", command, s, id)
+			}
+		}
+		return scores, nil
+	}
+}
+
+// UpdateResult counts what Update changed in the file.
+type UpdateResult struct {
+	Added, Changed, Removed int
+	Linked                  int   // new conscious ↔ subconscious links
+	EvalErr                 error // the evaluator failed; heuristic scores were used
+}
+
+// Changes is the total of records touched.
+func (r UpdateResult) Changes() int { return r.Added + r.Changed + r.Removed + r.Linked }
+
+// UpdateOptions tune Update.
+type UpdateOptions struct {
+	Evaluator Evaluator            // nil: the heuristic scores
+	Now       time.Time            // decides what counts as already expired
+	Skip      func(id string) bool // records a person forgot: never extracted again
+}
+
+// Update brings the file's subconscious exchanges up to date with the
+// session's L1 records: it extracts them again (ids are stable, so a
+// grown exchange is updated in place), keeps what people and reflection
+// attached to them (concept, links, convergence), converges them with the
+// conscious records, and drops those under MinSignificance. Records
+// already expired are kept: reflection learns from them (a rule stated in
+// an old imported session still counts) and then removes them, so they
+// never reach the file. Consolidated then covers every L1 line.
+func (f *File) Update(recs []l1.Record, base string, opts UpdateOptions) UpdateResult {
+	var res UpdateResult
+	eval, now := opts.Evaluator, opts.Now
+	fresh := Extract(recs, base)
+	if opts.Skip != nil {
+		fresh = slices.DeleteFunc(fresh, func(e Exchange) bool { return opts.Skip(e.ID) })
+	}
+	if eval != nil && len(fresh) > 0 {
+		scores, err := eval(fresh)
+		if err != nil {
+			res.EvalErr = err
+		} else {
+			for i := range fresh {
+				if s, ok := scores[fresh[i].ID]; ok {
+					fresh[i].Significance = round2(s)
+					fresh[i].Tags = sortedSet(append(fresh[i].Tags, "evaluated"))
+					fresh[i].SetTTL()
+				}
+			}
+		}
+	}
+
+	old := map[string]Exchange{}
+	var kept []Exchange
+	for _, e := range f.Exchanges {
+		if e.Source == Subconscious {
+			old[e.ID] = e
+		} else {
+			kept = append(kept, e)
+		}
+	}
+	for i := range fresh {
+		e := &fresh[i]
+		if o, ok := old[e.ID]; ok {
+			e.Concept = o.Concept
+			e.Links = o.Links
+			if o.Convergent {
+				e.Convergent = true
+				e.Significance = round2(clamp01(e.Significance + ConvergenceBoost))
+			}
+		}
+		e.Normalize()
+	}
+	f.Exchanges = append(kept, fresh...)
+	res.Linked = Converge(f)
+
+	var out []Exchange
+	seen := map[string]bool{}
+	for _, e := range f.Exchanges {
+		if e.Source == Subconscious {
+			if e.Significance < MinSignificance && !e.Convergent {
+				continue
+			}
+			seen[e.ID] = true
+			o, existed := old[e.ID]
+			switch {
+			case !existed && e.Expired(now):
+				// Already past its date (an old session imported late): it
+				// stays for reflection to learn from, which then removes it.
+			case !existed:
+				res.Added++
+			case sameContent(o, e):
+				e.Updated = o.Updated
+			default:
+				res.Changed++
+			}
+		}
+		out = append(out, e)
+	}
+	for id := range old {
+		if !seen[id] {
+			res.Removed++
+		}
+	}
+	f.Exchanges = out
+	f.Consolidated = len(recs)
+	f.L1 = L1Name(base)
+	return res
+}
+
+// sameContent compares two records except for their updated time.
+func sameContent(a, b Exchange) bool {
+	a.Updated, b.Updated = "", ""
+	return bytes.Equal(EncodeJSON(a), EncodeJSON(b))
+}

@@ -1,0 +1,50 @@
+package l3
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/l2"
+)
+
+func TestCreateRefusesNearDuplicates(t *testing.T) {
+	f := &File{}
+	auth, err := f.Create("authentication")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Authentication", "auth", "authentications", "authenticaton"} {
+		_, err := f.Create(name)
+		var dup *DuplicateError
+		if !errors.As(err, &dup) || dup.Existing.ID != auth.ID {
+			t.Errorf("Create(%q) = %v, want a DuplicateError naming %s", name, err, auth.ID)
+		}
+	}
+	if _, err := f.Create("session-sync"); err != nil {
+		t.Errorf("a distinct name was refused: %v", err)
+	}
+	if ConceptID("Session Sync") != ConceptID("session-sync") {
+		t.Error("the same name in another spelling gave another id")
+	}
+}
+
+func TestProposeAndAssign(t *testing.T) {
+	f := &File{}
+	c, _ := f.Create("auth")
+	e1 := &l2.Exchange{ID: "x-1", Summary: "Refresh expired tokens", Files: []string{"auth/token.go"}, Keywords: []string{"token", "expir"}}
+	if err := f.Assign(e1, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.Refresh(map[string]*l2.Exchange{"x-1": e1})
+	e2 := &l2.Exchange{ID: "x-2", Summary: "Token audience check", Files: []string{"auth/claims.go"}, Keywords: []string{"token", "audienc"}}
+	if p := f.Propose(e2); p.ConceptID != c.ID || p.Score < ProposeThreshold {
+		t.Errorf("Propose(similar) = %+v, want %s", p, c.ID)
+	}
+	e3 := &l2.Exchange{ID: "x-3", Summary: "Render the dashboard chart", Files: []string{"web/dashboard/chart.tsx"}}
+	if p := f.Propose(e3); !p.New() || p.Name == "" {
+		t.Errorf("Propose(unrelated) = %+v, want a new name", p)
+	}
+	if err := f.Assign(e2, "c-missing"); err == nil {
+		t.Error("assigning to a missing concept succeeded")
+	}
+}

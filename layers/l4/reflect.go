@@ -1,0 +1,428 @@
+package l4
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l2/terms"
+	"github.com/memkeep/memkeep/layers/l3"
+)
+
+// PromoteSessions is how many sessions a pattern must be seen in to become
+// permanent; ReviewContradictions how many contradictions flag an item for
+// a person's review.
+const (
+	PromoteSessions      = 3
+	ReviewContradictions = 5
+)
+
+// Similarity thresholds of reflection.
+const (
+	sameRule    = 0.5  // two statements of one rule (words without polarity)
+	sameProblem = 0.45 // two occurrences of one problem
+)
+
+// Report says what a reflection changed.
+type Report struct {
+	RulesAdded, RulesPromoted, RulesFlagged int
+	SolutionsAdded, SolutionsUpdated        int
+	CoreAdded, CoreUpdated                  int
+	Expired                                 int
+	// Changed lists the indexes of the sessions whose L2 file changed
+	// (expired records removed): the caller saves them.
+	Changed []int
+}
+
+// statement is one rule stated in one session.
+type statement struct {
+	key, text, sid, time string
+	negative             bool
+}
+
+// Reflect derives permanent memory from every session's L2 and the
+// concepts, at time now (only used to decide what expired):
+//
+//   - L2 records past their expiry date are removed from their sessions;
+//     concepts drop members that no longer exist and are refreshed.
+//   - Rules: each statement of a rule ("always …", "never …") joins the
+//     rule it restates or starts a candidate; a rule stated in
+//     PromoteSessions sessions is promoted; a later statement of the
+//     opposite polarity on the same topic contradicts it, and
+//     ReviewContradictions contradictions flag it for review.
+//   - Solutions: a problem solved in PromoteSessions sessions becomes a
+//     solution, with the fixes tried.
+//   - Core logic: a concept whose files were changed in PromoteSessions
+//     sessions is a central feature.
+//   - The keyword index and the counts are rebuilt.
+//
+// Every statement and occurrence is recorded as evidence, so reflecting
+// twice gives the same bytes.
+func Reflect(f *Facts, sessions []*l2.File, concepts *l3.File, now time.Time) Report {
+	var rep Report
+	// Rules and solutions learn from every record first, expired ones
+	// included: a rule stated in an old session still counts.
+	byID, sidOf, ids := index(sessions)
+	reflectRules(f, byID, sidOf, ids, &rep)
+	reflectSolutions(f, byID, sidOf, ids, &rep)
+
+	for i, s := range sessions {
+		n := len(s.Exchanges) + len(s.Facts)
+		s.Exchanges = slices.DeleteFunc(s.Exchanges, func(e l2.Exchange) bool { return e.Expired(now) })
+		s.Facts = slices.DeleteFunc(s.Facts, func(e l2.Exchange) bool { return e.Expired(now) })
+		if d := n - len(s.Exchanges) - len(s.Facts); d > 0 {
+			rep.Expired += d
+			rep.Changed = append(rep.Changed, i)
+		}
+	}
+	byID, sidOf, ids = index(sessions)
+	concepts.Refresh(byID)
+	reflectCore(f, concepts, byID, sidOf, &rep)
+
+	f.Keywords = map[string][]string{}
+	for _, c := range concepts.Concepts {
+		for _, k := range c.Keywords {
+			f.Keywords[k] = append(f.Keywords[k], c.ID)
+		}
+	}
+	for _, id := range ids {
+		for _, k := range byID[id].Keywords {
+			f.Keywords[k] = append(f.Keywords[k], id)
+		}
+	}
+	f.Stats = Stats{Exchanges: len(byID), Concepts: len(concepts.Concepts), Sessions: len(sessions)}
+	return rep
+}
+
+// index maps every record id to its record and its session, and lists
+// the ids in order.
+func index(sessions []*l2.File) (map[string]*l2.Exchange, map[string]string, []string) {
+	byID := map[string]*l2.Exchange{}
+	sidOf := map[string]string{}
+	for _, s := range sessions {
+		sid := sid8(s.Base())
+		for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
+			for j := range l {
+				byID[l[j].ID] = &l[j]
+				sidOf[l[j].ID] = sid
+			}
+		}
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return byID, sidOf, ids
+}
+
+// StatementKey identifies one statement of a rule in one session; the
+// prompt hook and L2 extraction give the same key for the same prompt.
+func StatementKey(session, rule string) string {
+	return sid8(session) + "#" + hash8(normText(rule))
+}
+
+var polarityWords = terms.NewSet(terms.Words("always never avoid stop longer ever must should"))
+
+// ruleTopic is a rule's words without the words that give its polarity,
+// so that "always use tabs" and "never use tabs" share a topic.
+func ruleTopic(text string) terms.Set {
+	s := terms.Set{}
+	for _, w := range terms.Words(text) {
+		if _, p := polarityWords[w]; !p {
+			s[w] = struct{}{}
+		}
+	}
+	return s
+}
+
+func reflectRules(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]string, ids []string, rep *Report) {
+	var sts []statement
+	for _, id := range ids {
+		e := byID[id]
+		if e.Rule == "" {
+			continue
+		}
+		sts = append(sts, statement{key: StatementKey(sidOf[id], e.Rule), text: e.Rule, sid: sidOf[id], time: e.Created, negative: l2.Negative(e.Rule)})
+	}
+	slices.SortFunc(sts, func(a, b statement) int { return strings.Compare(a.time+a.key, b.time+b.key) })
+	before := map[string][]byte{}
+	for _, r := range f.Rules {
+		before[r.ID] = encodeRule(r)
+	}
+	for _, st := range sts {
+		applyStatement(f, st)
+	}
+	finishRules(f, before, rep)
+}
+
+// Observe records one statement of a rule at once — the prompt hook calls
+// it when the user says "always …" — under the key reflection will give
+// the same statement, so it is never counted twice.
+func (f *Facts) Observe(session, rule string, at time.Time) {
+	before := map[string][]byte{}
+	for _, r := range f.Rules {
+		before[r.ID] = encodeRule(r)
+	}
+	applyStatement(f, statement{key: StatementKey(session, rule), text: rule, sid: sid8(session), time: l2.Timestamp(at), negative: l2.Negative(rule)})
+	finishRules(f, before, &Report{})
+}
+
+// finishRules derives each rule's counts, promotion, review flag and
+// confidence from its evidence, and counts what changed against before.
+func finishRules(f *Facts, before map[string][]byte, rep *Report) {
+	for i := range f.Rules {
+		r := &f.Rules[i]
+		r.Contradictions = len(set(r.ContradictedBy))
+		wasPromoted, wasReview := r.Promoted, r.Review
+		r.Promoted = r.Promoted || r.Source == SourceManual || len(set(r.Sessions)) >= PromoteSessions
+		r.Review = r.Contradictions >= ReviewContradictions
+		base := 0.5 + 0.1*float64(len(set(r.Sessions))-1)
+		if r.Source == SourceManual {
+			base = 0.9
+		}
+		r.Confidence = round2(math.Max(0.1, math.Min(0.95, base)-0.1*float64(r.Contradictions)))
+		old, existed := before[r.ID]
+		switch {
+		case !existed:
+			rep.RulesAdded++
+		case !bytes.Equal(old, encodeRule(*r)):
+			if r.Promoted && !wasPromoted {
+				rep.RulesPromoted++
+			}
+			if r.Review && !wasReview {
+				rep.RulesFlagged++
+			}
+		}
+		if !existed && r.Promoted {
+			rep.RulesPromoted++
+		}
+		if !existed && r.Review {
+			rep.RulesFlagged++
+		}
+	}
+}
+
+func encodeRule(r Rule) []byte {
+	r.Updated = ""
+	return l2.EncodeJSON(r)
+}
+
+// applyStatement folds one statement into the rules, once.
+func applyStatement(f *Facts, st statement) {
+	for _, r := range f.Rules {
+		if slices.Contains(r.Evidence, st.key) || slices.Contains(r.ContradictedBy, st.key) {
+			return
+		}
+	}
+	topic := ruleTopic(st.text)
+	same, bestSim := -1, 0.0
+	for i := range f.Rules {
+		r := &f.Rules[i]
+		sim := terms.Jaccard(topic, ruleTopic(r.Text))
+		if sim < sameRule {
+			continue
+		}
+		if l2.Negative(r.Text) != st.negative {
+			r.ContradictedBy = append(r.ContradictedBy, st.key)
+			r.Updated = max(r.Updated, st.time)
+			continue
+		}
+		if sim > bestSim {
+			same, bestSim = i, sim
+		}
+	}
+	if same >= 0 {
+		r := &f.Rules[same]
+		r.Evidence = append(r.Evidence, st.key)
+		if !slices.Contains(r.Sessions, st.sid) {
+			r.Sessions = append(r.Sessions, st.sid)
+		}
+		r.LastValidated = max(r.LastValidated, st.time)
+		r.Updated = max(r.Updated, st.time)
+		return
+	}
+	id := "r-" + hash8(normText(st.text))
+	if f.forgotten(id) {
+		return
+	}
+	f.Rules = append(f.Rules, Rule{ID: id, Text: st.text, Source: SourceUser, Sessions: []string{st.sid},
+		Evidence: []string{st.key}, LastValidated: st.time, Updated: st.time})
+}
+
+// occurrence is one problem solved in one session.
+type occurrence struct {
+	id, sid, problem, fix, time string
+	files                       []string
+	words                       terms.Set
+}
+
+func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]string, ids []string, rep *Report) {
+	var occ []occurrence
+	known := map[string]bool{}
+	for _, s := range f.Solutions {
+		for _, e := range s.Evidence {
+			known[e] = true
+		}
+	}
+	for _, id := range ids {
+		e := byID[id]
+		if e.Problem == "" || known[id] {
+			continue
+		}
+		occ = append(occ, occurrence{id: id, sid: sidOf[id], problem: e.Problem, fix: e.Fix, time: e.Created, files: e.Files, words: problemWords(e.Problem)})
+	}
+	slices.SortFunc(occ, func(a, b occurrence) int { return strings.Compare(a.time+a.id, b.time+b.id) })
+
+	var clusters [][]occurrence
+	for _, o := range occ {
+		if i := bestSolution(f.Solutions, o.words); i >= 0 {
+			s := &f.Solutions[i]
+			s.Evidence = append(s.Evidence, o.id)
+			s.Sessions = appendNew(s.Sessions, o.sid)
+			s.Files = append(s.Files, o.files...)
+			if o.fix != "" {
+				s.Attempts = appendNew(s.Attempts, o.fix)
+				s.Solution = o.fix
+			}
+			s.LastValidated = max(s.LastValidated, o.time)
+			s.Updated = max(s.Updated, o.time)
+			s.Confidence = solutionConfidence(len(set(s.Sessions)))
+			rep.SolutionsUpdated++
+			continue
+		}
+		placed := false
+		for i := range clusters {
+			if terms.Jaccard(clusters[i][0].words, o.words) >= sameProblem {
+				clusters[i] = append(clusters[i], o)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			clusters = append(clusters, []occurrence{o})
+		}
+	}
+	for _, c := range clusters {
+		sessions := map[string]bool{}
+		for _, o := range c {
+			sessions[o.sid] = true
+		}
+		if len(sessions) < PromoteSessions {
+			continue // not yet a pattern: L2 still holds the occurrences
+		}
+		id := "s-" + hash8(c[0].id)
+		if f.forgotten(id) {
+			continue
+		}
+		s := Solution{ID: id, Problem: c[0].problem}
+		for _, o := range c {
+			s.Evidence = append(s.Evidence, o.id)
+			s.Sessions = appendNew(s.Sessions, o.sid)
+			s.Files = append(s.Files, o.files...)
+			if o.fix != "" {
+				s.Attempts = appendNew(s.Attempts, o.fix)
+				s.Solution = o.fix
+			}
+			s.LastValidated = max(s.LastValidated, o.time)
+		}
+		s.Updated = s.LastValidated
+		s.Confidence = solutionConfidence(len(sessions))
+		f.Solutions = append(f.Solutions, s)
+		rep.SolutionsAdded++
+	}
+}
+
+// problemWords are the terms of a problem without the words every failure
+// report has.
+func problemWords(p string) terms.Set {
+	s := terms.Set{}
+	for _, w := range terms.Words(p) {
+		switch w {
+		case "exit", "fail", "error", "2>&1":
+			continue
+		}
+		s[w] = struct{}{}
+	}
+	return s
+}
+
+func bestSolution(sols []Solution, words terms.Set) int {
+	best, bestSim := -1, 0.0
+	for i, s := range sols {
+		if sim := terms.Jaccard(problemWords(s.Problem), words); sim >= sameProblem && sim > bestSim {
+			best, bestSim = i, sim
+		}
+	}
+	return best
+}
+
+func solutionConfidence(sessions int) float64 {
+	return round2(math.Min(0.9, 0.6+0.1*float64(sessions-PromoteSessions)))
+}
+
+func reflectCore(f *Facts, concepts *l3.File, byID map[string]*l2.Exchange, sidOf map[string]string, rep *Report) {
+	for _, c := range concepts.Concepts {
+		sessions := map[string]bool{}
+		last := ""
+		for _, id := range c.Exchanges {
+			e := byID[id]
+			if e == nil || len(e.Files) == 0 {
+				continue
+			}
+			sessions[sidOf[id]] = true
+			last = max(last, e.Updated)
+		}
+		if len(sessions) < PromoteSessions {
+			continue
+		}
+		id := "k-" + hash8(c.ID)
+		if f.forgotten(id) {
+			continue
+		}
+		var sids []string
+		for s := range sessions {
+			sids = append(sids, s)
+		}
+		k := CoreLogic{ID: id, Text: c.Name + ": " + c.Summary, Concept: c.ID, Files: capList(c.Files, 8),
+			Sessions: set(sids), Confidence: round2(math.Min(0.9, 0.5+0.1*float64(len(sessions)-PromoteSessions))),
+			LastValidated: last, Updated: last}
+		i := slices.IndexFunc(f.CoreLogic, func(x CoreLogic) bool { return x.ID == id })
+		if i < 0 {
+			f.CoreLogic = append(f.CoreLogic, k)
+			rep.CoreAdded++
+			continue
+		}
+		old := f.CoreLogic[i]
+		k.Sessions = set(append(k.Sessions, old.Sessions...))
+		k.Contradictions, k.Review = old.Contradictions, old.Review
+		if !bytes.Equal(l2.EncodeJSON(k), l2.EncodeJSON(old)) {
+			f.CoreLogic[i] = k
+			rep.CoreUpdated++
+		}
+	}
+}
+
+func appendNew(l []string, s string) []string {
+	if slices.Contains(l, s) {
+		return l
+	}
+	return append(l, s)
+}
+
+func capList(l []string, n int) []string {
+	if len(l) > n {
+		return l[:n]
+	}
+	return l
+}
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+
+// Changes is the number of changes a reflection made.
+func (r Report) Changes() int {
+	return r.RulesAdded + r.RulesPromoted + r.RulesFlagged + r.SolutionsAdded + r.SolutionsUpdated + r.CoreAdded + r.CoreUpdated + r.Expired
+}

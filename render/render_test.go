@@ -1,0 +1,62 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+	"github.com/memkeep/memkeep/layers/l4"
+)
+
+func sample() Memory {
+	return Memory{
+		Facts: &l4.Facts{
+			Rules: []l4.Rule{
+				{ID: "r-2", Text: "Always use tabs.", Sessions: []string{"a"}, Confidence: 0.1, Contradictions: 5, Review: true},
+				{ID: "r-1", Text: "Run gofmt before committing.", Source: l4.SourceManual, Confidence: 0.9, Promoted: true},
+			},
+			Solutions: []l4.Solution{{ID: "s-1", Problem: "database is locked", Solution: "edited store/tx.go", Sessions: []string{"a", "b", "c"}, Confidence: 0.6}},
+		},
+		Concepts: &l3.File{Concepts: []l3.Concept{{ID: "c-1", Name: "store", Summary: "SQLite store", Exchanges: []string{"x-1"}, Files: []string{"store/db.go"}}}},
+		Sessions: []*l2.File{{L1: "2026-03-01_0900_aaaa0001.l1.jsonl", Exchanges: []l2.Exchange{
+			{ID: "x-1", Summary: "Fix locked database", Type: "iteration", Significance: 0.75, L1Range: [2]int{1, 9}},
+		}}},
+	}
+}
+
+func TestMarkdownIsStableAndComplete(t *testing.T) {
+	a, b := Markdown(sample()), Markdown(sample())
+	if !bytes.Equal(a, b) {
+		t.Fatal("two renders differ")
+	}
+	md := string(a)
+	for _, want := range []string{
+		"## Rules\n\n- Run gofmt before committing. *(added by hand, confidence 0.90)* `r-1`\n",
+		"### Candidate rules", "contradicted 5 times, **needs review**",
+		"- **database is locked** → edited store/tx.go *(3 sessions, confidence 0.60)* `s-1`",
+		"- **store** (1 exchanges): SQLite store — `store/db.go` `c-1`",
+		"### 2026-03-01_0900_aaaa0001\n\n- Fix locked database *(iteration, 0.75)* `x-1`\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("memory.md lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.HasSuffix(md, "\n") || strings.HasSuffix(md, "\n\n") {
+		t.Error("memory.md must end with exactly one newline")
+	}
+}
+
+func TestContextOrderAndBudget(t *testing.T) {
+	full := Context(sample(), ContextOptions{Budget: 5000, Files: []string{"store/db.go"}})
+	r, c, x := strings.Index(full, "Run gofmt"), strings.Index(full, "store: SQLite"), strings.Index(full, "Fix locked database")
+	if r < 0 || c < r || x < c {
+		t.Errorf("context not in order rules → concepts → recent:\n%s", full)
+	}
+	for n := 0; n < len(full); n += 7 {
+		if got := Context(sample(), ContextOptions{Budget: n}); len(got) > n {
+			t.Fatalf("budget %d: got %d characters", n, len(got))
+		}
+	}
+}
