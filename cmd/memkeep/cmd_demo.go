@@ -51,7 +51,7 @@ memory commits, and what the next session would be told.`,
 }
 
 func runDemo(ctx context.Context, o demoOptions, s *streams) error {
-	exe, err := os.Executable()
+	exe, err := selfCommand()
 	if err != nil {
 		return err
 	}
@@ -271,17 +271,30 @@ func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string
 	return nil
 }
 
-// runShell runs a memkeep command line through sh, with memkeep resolving
-// to this binary, as an agent's Bash tool would.
-func runShell(s *streams, exe, dir, line string) error {
-	line = "memkeep" + strings.TrimPrefix(line, "memkeep")
-	cmd := exec.Command("sh", "-c", line)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(exe)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	if filepath.Base(exe) != "memkeep" {
-		cmd = exec.Command("sh", "-c", hooks.ShellQuote(exe)+strings.TrimPrefix(line, "memkeep"))
-		cmd.Dir = dir
+// selfCommand is the path that runs this memkeep: the executable itself,
+// or, when it is not named memkeep (a test binary standing in for it), the
+// memkeep it was started as.
+func selfCommand() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
 	}
+	if filepath.Base(exe) == "memkeep" {
+		return exe, nil
+	}
+	if filepath.Base(os.Args[0]) == "memkeep" {
+		if p, err := exec.LookPath(os.Args[0]); err == nil {
+			return filepath.Abs(p)
+		}
+	}
+	return exe, nil
+}
+
+// runShell runs a memkeep command line through sh, with memkeep being this
+// binary, as an agent's Bash tool would.
+func runShell(s *streams, exe, dir, line string) error {
+	cmd := exec.Command("sh", "-c", hooks.ShellQuote(exe)+strings.TrimPrefix(line, "memkeep"))
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = s.out, s.err
 	return cmd.Run()
 }
