@@ -172,9 +172,17 @@ var handlers = map[string]func(*Env) (Output, error){
 func (e *Env) logError(event string, err error) string {
 	dir := e.Layout.StateDir()
 	os.MkdirAll(dir, 0o755)
-	line := fmt.Sprintf("%s %s %s: %v\n", e.Deps.Now().UTC().Format(time.RFC3339), e.In.SessionID, event, err)
+	// One line per distinct problem: a joined error lists each once.
+	var lines strings.Builder
+	seenMsg := map[string]bool{}
+	for _, msg := range strings.Split(err.Error(), "\n") {
+		if msg = strings.TrimSpace(msg); msg != "" && !seenMsg[msg] {
+			seenMsg[msg] = true
+			fmt.Fprintf(&lines, "%s %s %s: %s\n", e.Deps.Now().UTC().Format(time.RFC3339), e.In.SessionID, event, msg)
+		}
+	}
 	if f, ferr := os.OpenFile(filepath.Join(dir, "hooks.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); ferr == nil {
-		f.WriteString(line)
+		f.WriteString(lines.String())
 		f.Close()
 	}
 	first, _, _ := strings.Cut(err.Error(), "\n")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memkeep/memkeep/layers/memdir"
 )
@@ -255,5 +256,32 @@ func TestAskAgentByClientVersion(t *testing.T) {
 		if gotContext != c.context || gotBlock == c.context {
 			t.Errorf("client %q: got %+v", c.v, o)
 		}
+	}
+}
+
+func TestStopWaitsForTheTranscriptToCatchUp(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	msg := "All tests pass now.\nDetails follow."
+	os.WriteFile(p, []byte(`{"type":"user","message":{"content":"go"}}`+"\n"), 0o644)
+	go func() {
+		time.Sleep(60 * time.Millisecond)
+		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(`{"type":"assistant","message":{"content":[{"type":"text","text":"All tests pass now.\nDetails follow."}]}}` + "\n")
+		f.Close()
+	}()
+	start := time.Now()
+	if !waitForTranscript(p, msg, time.Second) {
+		t.Fatal("transcript reported missing")
+	}
+	if d := time.Since(start); d < 50*time.Millisecond || d > 600*time.Millisecond {
+		t.Fatalf("returned after %v: did not wait for the message, or waited too long", d)
+	}
+	// A transcript that never appears: give up after the wait, say so.
+	start = time.Now()
+	if waitForTranscript(filepath.Join(t.TempDir(), "none.jsonl"), msg, 80*time.Millisecond) {
+		t.Fatal("a missing transcript reported present")
+	}
+	if time.Since(start) < 80*time.Millisecond {
+		t.Fatal("gave up before the wait")
 	}
 }

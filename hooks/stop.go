@@ -1,12 +1,17 @@
 package hooks
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/memkeep/memkeep/layers/l1"
 )
@@ -31,9 +36,17 @@ func stop(e *Env) (Output, error) {
 	var errs []error
 	var client string
 	if e.In.TranscriptPath != "" {
+		if !waitForTranscript(e.In.TranscriptPath, e.In.LastAssistantMessage, transcriptWait) {
+			// Claude Code has not written this session's transcript yet:
+			// there is nothing to refine or ask for this time.
+			return Output{}, nil
+		}
 		res, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
 		errs = append(errs, err)
 		client = res.Version
+		if err == nil && res.Base == "" {
+			return Output{}, errors.Join(errs...) // no prompt, text or tool call yet
+		}
 	}
 	if !e.In.StopHookActive {
 		// The answer the user sees; a continuation memkeep itself asked
@@ -87,6 +100,70 @@ func stop(e *Env) (Output, error) {
 		errs = append(errs, saveState(e.Layout, sid, st))
 		return Output{SystemMessage: pendingMessage(p, ignored)}, errors.Join(errs...)
 	}
+}
+
+// transcriptWait bounds how long Stop waits for Claude Code to finish
+// writing the turn it reports: the transcript file lags the hook (measured
+// 3–93 ms with 2.1.330), and refining it too early would judge the turn
+// without its last tool calls.
+const transcriptWait = 500 * time.Millisecond
+
+// waitForTranscript waits until the transcript exists and its tail holds
+// the start of the last assistant message the hook was given (when it was
+// given one). It reports whether the transcript exists; a transcript that
+// never catches up is refined as it is.
+func waitForTranscript(path, lastMessage string, wait time.Duration) bool {
+	needle := transcriptNeedle(lastMessage)
+	deadline := time.Now().Add(wait)
+	for {
+		tail, err := readTail(path, 256<<10)
+		if err == nil && (needle == nil || bytes.Contains(tail, needle)) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return err == nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// transcriptNeedle is how the first line of the message appears inside the
+// transcript's JSON (escaped), or nil when there is nothing to look for.
+func transcriptNeedle(msg string) []byte {
+	line := strings.TrimSpace(msg)
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	if r := []rune(line); len(r) > 60 {
+		line = string(r[:60])
+	}
+	if line == "" {
+		return nil
+	}
+	b, _ := json.Marshal(line)
+	return b[1 : len(b)-1]
+}
+
+func readTail(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off := fi.Size() - n
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, fi.Size()-off)
+	_, err = f.ReadAt(buf, off)
+	if err == io.EOF {
+		err = nil
+	}
+	return buf, err
 }
 
 // contextSince is the first Claude Code version whose Stop hook may continue

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/internal/proctime"
 )
 
@@ -155,3 +157,30 @@ func benchEnv() []string {
 	return append(os.Environ(), "MEMKEEP_NO_SPAWN=1")
 }
 
+
+// BenchmarkStopInProcess runs the Stop handler in-process after one new
+// turn at the end of a 20 MB transcript, for profiling (-cpuprofile); the
+// whole-process figure is BenchmarkHookStopTail.
+func BenchmarkStopInProcess(b *testing.B) {
+	dir := benchProject(b)
+	transcript := filepath.Join(b.TempDir(), "session.jsonl")
+	if err := os.WriteFile(transcript, fixtures.Large(20<<20).Data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	in := hookPayload(b, map[string]any{
+		"session_id": "77777777-aaaa-4bbb-8ccc-000000000077", "cwd": dir, "hook_event_name": "Stop",
+		"transcript_path": transcript, "last_assistant_message": "Validation tightened; tests pass.",
+	})
+	os.Setenv("MEMKEEP_NO_SPAWN", "1")
+	var out bytes.Buffer
+	hooks.Run("Stop", bytes.NewReader(in), &out, hookDeps())
+	f, _ := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+	turn := fixtures.Large(1).Data
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f.Write(turn) // one new turn each time
+		out.Reset()
+		hooks.Run("Stop", bytes.NewReader(in), &out, hookDeps())
+	}
+	f.Close()
+}
