@@ -153,6 +153,9 @@ func TestMeasureCommitProcess(t *testing.T) {
 	}
 	n := benchFiles()
 	runs := 15
+	if r, err := strconv.Atoi(os.Getenv("MEMKEEP_BENCH_RUNS")); err == nil && r > 0 {
+		runs = r
+	}
 	for _, gc := range []bool{false, true} {
 		l := genRepo(t, n, gc)
 		exe, _ := os.Executable()

@@ -148,6 +148,12 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 	if r.Config.Bool("core", "bare", false) {
 		return deferResult(l, o, deferf("the repository is bare: there is no work tree to take memory from"))
 	}
+	if v, _ := r.Config.Get("extensions", "", "objectformat"); v != "" && !strings.EqualFold(v, "sha1") {
+		return deferResult(l, o, deferf("the repository uses %s object ids; memkeep commits only to SHA-1 repositories", v))
+	}
+	if v, _ := r.Config.Get("extensions", "", "refstorage"); v != "" && !strings.EqualFold(v, "files") {
+		return deferResult(l, o, deferf("the repository stores refs in %s; memkeep only moves branches stored as files", v))
+	}
 	wait := o.LockWait
 	if wait == 0 {
 		wait = 5 * time.Second

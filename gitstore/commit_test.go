@@ -341,6 +341,14 @@ func TestCommitDefers(t *testing.T) {
 			t.Fatalf("%+v", res)
 		}
 	})
+	t.Run("reftable", func(t *testing.T) {
+		l := newRepo(t)
+		git(t, l.Root, "config", "extensions.refStorage", "reftable")
+		writeMemory(t, l.Root)
+		if res := mustCommit(t, l, Options{}); res.Status != Deferred || !strings.Contains(res.Reason, "reftable") {
+			t.Fatalf("%+v", res)
+		}
+	})
 	t.Run("no repository", func(t *testing.T) {
 		res, err := Commit(layoutNoRepo(t), Options{})
 		if err != nil || res.Status != Deferred {

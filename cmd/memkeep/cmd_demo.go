@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/urfave/cli/v3"
 
 	"github.com/memkeep/memkeep/fixtures"
@@ -145,7 +144,8 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	return nil
 }
 
-// demoProject creates the project and its first commit.
+// demoProject creates the project and its first commit with the git CLI
+// (the demo is a tour of a git workflow; memkeep itself never runs git).
 func demoProject(root string) error {
 	for _, f := range fixtures.DemoProject() {
 		p := filepath.Join(root, filepath.FromSlash(f.Path))
@@ -156,37 +156,34 @@ func demoProject(root string) error {
 			return err
 		}
 	}
-	repo, err := git.PlainInit(root, false)
-	if err != nil {
-		return err
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", "."},
+		{"-c", "user.name=memkeep demo", "-c", "user.email=demo@memkeep.invalid", "commit", "-q", "-m", "shop: first version"},
+	} {
+		if _, err := gitOut(root, args...); err != nil {
+			return err
+		}
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return err
-	}
-	if err := wt.AddGlob("."); err != nil {
-		return err
-	}
-	sig := &object.Signature{Name: "memkeep demo", Email: "demo@memkeep.invalid", When: time.Now()}
-	_, err = wt.Commit("shop: first version", &git.CommitOptions{Author: sig, Committer: sig})
-	return err
+	return nil
 }
 
 func firstCommit(root string) (string, error) {
-	repo, err := git.PlainOpen(root)
+	out, err := gitOut(root, "rev-list", "--max-parents=0", "HEAD")
+	return strings.TrimSpace(out), err
+}
+
+func gitOut(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", err
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", errors.New("the demo needs the git command (memkeep itself does not)")
+		}
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
 	}
-	it, err := repo.Log(&git.LogOptions{})
-	if err != nil {
-		return "", err
-	}
-	var first string
-	err = it.ForEach(func(c *object.Commit) error {
-		first = c.Hash.String()
-		return nil
-	})
-	return first, err
+	return string(out), nil
 }
 
 func appendFile(p string, data []byte) error {

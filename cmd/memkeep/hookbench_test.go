@@ -157,7 +157,6 @@ func benchEnv() []string {
 	return append(os.Environ(), "MEMKEEP_NO_SPAWN=1")
 }
 
-
 // BenchmarkStopInProcess runs the Stop handler in-process after one new
 // turn at the end of a 20 MB transcript, for profiling (-cpuprofile); the
 // whole-process figure is BenchmarkHookStopTail.

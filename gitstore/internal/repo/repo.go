@@ -132,9 +132,15 @@ func (r *Repo) SubtreeAt(root plumbing.Hash, path string) (plumbing.Hash, error)
 	return h, nil
 }
 
-// WriteObject stores a loose object and returns its id. Writing an object
-// that exists already is harmless (go-git skips it).
+// WriteObject stores a loose object and returns its id. An object already
+// stored loose is not written again; one that exists only in a pack gets a
+// loose duplicate, which is harmless and pruned by gc.
 func (r *Repo) WriteObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := HashObject(t, data)
+	hex := h.String()
+	if _, err := os.Lstat(filepath.Join(r.CommonDir, "objects", hex[:2], hex[2:])); err == nil {
+		return h, nil // already stored loose: skip compressing a temporary copy
+	}
 	o := &plumbing.MemoryObject{}
 	o.SetType(t)
 	if _, err := o.Write(data); err != nil {
