@@ -3,16 +3,22 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memkeep/memkeep/fixtures"
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/internal/proctime"
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+	"github.com/memkeep/memkeep/layers/l4"
+	"github.com/memkeep/memkeep/layers/memdir"
 )
 
 // Whole-process hook latency, the time Claude Code waits on every call,
@@ -182,4 +188,73 @@ func BenchmarkStopInProcess(b *testing.B) {
 		hooks.Run("Stop", bytes.NewReader(in), &out, hookDeps())
 	}
 	f.Close()
+}
+
+// bigMemory writes a memory of n L2 exchanges over n/50 sessions, with a
+// concept per 100 exchanges and 40 rules: the SessionStart measurement's
+// "10,000 L2 items in memory".
+func bigMemory(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	l, err := memdir.Find(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	start := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	areas := []string{"auth", "billing", "cart", "search", "upload", "deploy", "api", "ui"}
+	concepts := &l3.File{SchemaVersion: 1}
+	for c := 0; c < n/100; c++ {
+		area := areas[c%len(areas)]
+		concepts.Concepts = append(concepts.Concepts, l3.Concept{
+			ID: fmt.Sprintf("c-%08x", c), Name: fmt.Sprintf("%s-%d", area, c), Summary: "Work on the " + area + " module",
+			Files: []string{area + "/" + area + ".go"}, Keywords: []string{area, "handler"}, Updated: start.Format(time.RFC3339),
+		})
+	}
+	for s := 0; s < n/50; s++ {
+		t := start.Add(time.Duration(s) * time.Hour)
+		sid := fmt.Sprintf("%08x-0000-4000-8000-000000000000", s)
+		base := memdir.SessionBase(t, sid)
+		f := &l2.File{SchemaVersion: 1, SessionID: sid, L1: base + ".l1.jsonl"}
+		for x := 0; x < 50; x++ {
+			i := s*50 + x
+			area := areas[i%len(areas)]
+			f.Exchanges = append(f.Exchanges, l2.Exchange{
+				ID: fmt.Sprintf("x-%08x", i), Summary: fmt.Sprintf("Fix the %s handler edge case %d", area, i),
+				Details: "Read the handler, ran the tests, fixed the nil check and reran the tests.",
+				Files:   []string{area + "/" + area + ".go"}, Keywords: []string{area, "handler", "nil"},
+				L1Range: [2]int{x*10 + 1, x*10 + 10}, Source: "subconscious", Significance: 0.6, Type: "iteration",
+				Tags: []string{}, TTLDays: 30, Expires: t.AddDate(0, 1, 0).Format("2006-01-02"),
+				Concept: fmt.Sprintf("c-%08x", i/100), Links: []string{}, Created: t.Format(time.RFC3339), Updated: t.Format(time.RFC3339),
+			})
+		}
+		if err := f.Save(l.L2File(base)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := concepts.Save(l.ConceptsFile()); err != nil {
+		tb.Fatal(err)
+	}
+	facts := &l4.Facts{SchemaVersion: 1}
+	for r := 0; r < 40; r++ {
+		facts.Rules = append(facts.Rules, l4.Rule{ID: fmt.Sprintf("r-%08x", r), Text: fmt.Sprintf("Always run the %s checks before committing.", areas[r%len(areas)]), Source: "user", Confidence: 0.9, Updated: start.Format(time.RFC3339)})
+	}
+	if err := facts.Save(l.FactsFile()); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkHookSessionStart is SessionStart with 10,000 L2 items in memory.
+func BenchmarkHookSessionStart(b *testing.B) {
+	bin := memkeepBinary(b)
+	dir := benchProject(b)
+	bigMemory(b, dir, 10000)
+	in := hookPayload(b, map[string]any{"session_id": "bench-start", "cwd": dir, "hook_event_name": "SessionStart", "source": "startup"})
+	run := proctime.Run{Path: bin, Args: []string{"hook", "SessionStart"}, Dir: dir, Stdin: in, Env: benchEnv()}
+	ctxCmd := exec.Command(bin, "context")
+	ctxCmd.Dir = dir
+	if out, err := ctxCmd.Output(); err != nil || len(out) < 1000 {
+		b.Fatalf("memkeep context on the big memory: %v, %d bytes", err, len(out))
+	}
+	for i := 0; i < b.N; i++ {
+		reportVsFloor(b, "SessionStart (10,000 L2 items)", run, 40)
+	}
 }

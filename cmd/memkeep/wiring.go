@@ -12,7 +12,6 @@ import (
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
-	"github.com/memkeep/memkeep/render"
 )
 
 // hookDeps connects the hooks to the layers that do the work.
@@ -91,7 +90,7 @@ const hotShare = 4
 // prints: permanent memory and the concepts of the current branch first,
 // then the hot digest of the last hours, all within budget characters.
 func sessionContext(l memdir.Layout, budget int, now time.Time) (string, error) {
-	mem, err := consolidate.Context(l, render.ContextOptions{Budget: budget - budget/hotShare, Branch: currentBranch(l)})
+	mem, err := memoryContext(l, budget-budget/hotShare, currentBranch(l))
 	if err != nil {
 		return "", err
 	}
