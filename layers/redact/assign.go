@@ -58,16 +58,20 @@ func findNamed(s string, dst []span) []span {
 		if ne-ns > maxName || ns > 0 && (s[ns-1] == '/' || s[ns-1] == '\\') {
 			return // a blob, or a file in a path (lib/auth/token.ex:12)
 		}
-		if sp, ok := assignedValue(s, ne, s[ns:ne]); ok {
+		sp, ok := assignedValue(s, ne, s[ns:ne])
+		if ok {
 			dst = append(dst, sp)
-			next = sp.end
 		}
+		// Even a value judged harmless is no place for the next name
+		// ("key=key=key=…" would otherwise cost quadratic time).
+		next = max(next, sp.end)
 	})
 	return dst
 }
 
 // assignedValue looks for an operator and a value after the name ending
-// at ne and returns the value's span when it should be redacted. The
+// at ne and returns the value's span when it should be redacted (when it
+// should not, the span's end says how far the assignment reached). The
 // syntax is checked before the name is classified: most keyword hits in
 // prose ("the key point") fail it at once.
 func assignedValue(s string, ne int, name string) (span, bool) {
@@ -109,16 +113,22 @@ func assignedValue(s string, ne int, name string) (span, bool) {
 		return span{}, false
 	}
 	v := s[vs:ve]
+	// A rejected value still tells the caller where an assignment's value
+	// ended; after mere adjacency (op == "") the next word may be a name.
+	rejected := span{}
+	if op != "" {
+		rejected.end = ve
+	}
 	if !quoted && after < len(s) && (s[after] == '(' || s[after] == '[') {
-		return span{}, false // a call or an index: code, not a value
+		return rejected, false // a call or an index: code, not a value
 	}
 	flag := strings.HasPrefix(name, "--")
 	if op == "" && !flag && !quoted && len(v) < minRandomLen || len(v) < 3 {
-		return span{}, false
+		return rejected, false
 	}
 	strength, kind := classify(name)
 	if strength == notSecret {
-		return span{}, false
+		return rejected, false
 	}
 
 	var ok bool
@@ -153,7 +163,10 @@ func assignedValue(s string, ne int, name string) (span, bool) {
 	default:
 		ok = strict(v)
 	}
-	return span{vs, ve, kind}, ok
+	if !ok {
+		return rejected, false
+	}
+	return span{vs, ve, kind}, true
 }
 
 // valueAt parses the value starting at r: a quoted string (its content;

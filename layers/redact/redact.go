@@ -17,7 +17,9 @@
 //
 // The rules are written from the providers' documented token formats, not
 // taken from a scanner's rule set: see rules.go for the provider tokens and
-// assign.go for "name = value" assignments.
+// assign.go for "name = value" assignments. README.md lists the kinds, the
+// false positives avoided on purpose, and why gitleaks (≈ 43 ms per
+// process start against 2 ms for a no-op) was not used.
 package redact
 
 import (

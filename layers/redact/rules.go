@@ -20,7 +20,7 @@ type rule struct {
 	expr     string
 	check    func(string) bool
 	re       func() *regexp.Regexp // expr anchored at a keyword, compiled on first use
-	boundary bool                  // expr began with \b: the keyword must start a word
+	boundary bool                  // expr began with \b: the keyword must start a token (see inTokenRun)
 }
 
 // rules is the rule set, in the order rules run. Private passages go
@@ -37,7 +37,7 @@ var rules = sync.OnceValue(func() []rule {
 		{kinds: []string{"private-key"}, keywords: []string{"-----BEGIN"},
 			// PEM and PGP blocks; an unterminated block (a truncated tool
 			// result) is redacted to the end of the text.
-			expr: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`, check: nil},
+			expr: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`},
 		{kinds: []string{"aws-access-key"}, keywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 			// Access key ids: a four-letter type prefix and 16 upper-case
 			// letters or digits (AKIA long-term, ASIA temporary).
@@ -61,7 +61,7 @@ var rules = sync.OnceValue(func() []rule {
 			// xoxa-, xoxo-, xoxs-, xoxr-, xoxe-, and app-level xapp-.
 			expr: `\b(?:xox[abposre](?:\.[a-z0-9]+)?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})`, check: notPlaceholder},
 		{kinds: []string{"slack-webhook"}, keywords: []string{"https://hooks.slack.com", "http://hooks.slack.com"},
-			expr: `(?:https?://)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+`, check: nil},
+			expr: `(?:https?://)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+`},
 		{kinds: []string{"stripe-key"}, keywords: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
 			// Secret and restricted API keys, and webhook signing secrets.
 			// Publishable keys (pk_…) are public by design.
@@ -81,7 +81,7 @@ var rules = sync.OnceValue(func() []rule {
 			// API key SIDs: "SK" and 32 hex digits.
 			expr: `\bSK[0-9a-fA-F]{32}\b`, check: hexToken},
 		{kinds: []string{"pypi-token"}, keywords: []string{"pypi-AgEIcHlwaS5vcmc"},
-			expr: `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, check: nil},
+			expr: `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`},
 		{kinds: []string{"digitalocean-token"}, keywords: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
 			expr: `\bdo[opr]_v1_[a-f0-9]{64}\b`, check: notPlaceholder},
 		{kinds: []string{"shopify-token"}, keywords: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
@@ -89,10 +89,13 @@ var rules = sync.OnceValue(func() []rule {
 		{kinds: []string{"jwt"}, keywords: []string{"eyJ"},
 			// Header and payload are base64url JSON objects, so both
 			// start with "eyJ" ({"); the signature may be empty.
-			expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`, check: nil},
+			expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`},
 		{kinds: []string{"url-password"}, keywords: []string{"://"}, find: findURLPasswords},
 		{kinds: []string{"bearer-token", "basic-auth"}, foldKeywords: []string{"bearer", "basic"}, find: findAuthSchemes},
 		{kinds: []string{"secret-assignment", "aws-secret-key", "generic-high-entropy"}, foldKeywords: nameKeywords, find: findNamed},
+	}
+	if len(rs) > 64 {
+		panic("redact: more rules than bits in the prefilter's mask")
 	}
 	for i := range rs {
 		if r := &rs[i]; r.find == nil {
@@ -118,19 +121,39 @@ func (r *rule) findPattern(s string, dst []span) []span {
 			}
 			pos := i + j
 			i = pos + 1
-			if r.boundary && pos > 0 && isWordChar(s[pos-1]) {
+			if r.boundary && pos > 0 && inTokenRun(s[pos-1]) {
 				continue
 			}
-			m := r.re().FindStringIndex(s[pos:])
-			if m == nil || r.check != nil && !r.check(s[pos:pos+m[1]]) {
+			// Match within a window first: the regexp package's cost per
+			// call grows with the input it is handed, and tokens are
+			// short. A match that fills the window is redone in full.
+			w := s[pos:min(len(s), pos+tokenWindow)]
+			m := r.re().FindStringIndex(w)
+			if m != nil && m[1] == len(w) && len(w) < len(s)-pos {
+				m = r.re().FindStringIndex(s[pos:])
+			}
+			if m == nil {
 				continue
 			}
-			dst = append(dst, span{pos, pos + m[1], r.kinds[0]})
+			// Past a rejected match too: a token inside a run of filler
+			// is no token, and skipping keeps the scan linear.
 			i = pos + m[1]
+			if r.check == nil || r.check(s[pos:pos+m[1]]) {
+				dst = append(dst, span{pos, pos + m[1], r.kinds[0]})
+			}
 		}
 	}
 	return sortSpans(dst, n)
 }
+
+// tokenWindow is how much text after a keyword a pattern first sees.
+const tokenWindow = 512
+
+// inTokenRun reports bytes that continue a token: a keyword right after
+// one is inside a longer blob ("xoxb-xoxb-…", "task-sk-…"), not at the
+// start of a token. Trying every such occurrence would also make a long
+// blob cost quadratic time.
+func inTokenRun(c byte) bool { return isWordChar(c) || c == '-' }
 
 // sortSpans sorts dst[from:] by start and drops spans that overlap an
 // earlier one.
