@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
@@ -127,32 +126,28 @@ func Diff(l memdir.Layout, from, to string) (*Review, error) {
 	if from == "" {
 		from = to + "~1"
 	}
-	g, err := gogit.PlainOpenWithOptions(l.Root, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, err
-	}
 	r, err := repo.Open(l.GitDir, l.CommonDir)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	resolve := func(rev string) (plumbing.Hash, plumbing.Hash, error) {
-		h, err := g.ResolveRevision(plumbing.Revision(rev))
+		h, err := r.ResolveCommit(rev)
 		if err != nil {
 			// the parent of a root commit: an empty memory
 			if strings.HasSuffix(rev, "~1") {
-				if _, err2 := g.ResolveRevision(plumbing.Revision(strings.TrimSuffix(rev, "~1"))); err2 == nil {
+				if _, err2 := r.ResolveCommit(strings.TrimSuffix(rev, "~1")); err2 == nil {
 					return plumbing.ZeroHash, plumbing.ZeroHash, nil
 				}
 			}
-			return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("unknown revision %q: %w", rev, err)
+			return plumbing.ZeroHash, plumbing.ZeroHash, err
 		}
-		c, err := r.Commit(*h)
+		c, err := r.Commit(h)
 		if err != nil {
 			return plumbing.ZeroHash, plumbing.ZeroHash, err
 		}
 		mem, err := r.SubtreeAt(c.TreeHash, memRel)
-		return *h, mem, err
+		return h, mem, err
 	}
 	fh, fmem, err := resolve(from)
 	if err != nil {

@@ -22,6 +22,9 @@ type Memory interface {
 	Micro(l memdir.Layout, sessionID string) (Change, error)
 	// Pending says what the agent still has to do for the session.
 	Pending(l memdir.Layout, sessionID string) (Pending, error)
+	// Settle runs the deterministic steps the agent would otherwise be
+	// asked for: L4 reflection and memory.md.
+	Settle(l memdir.Layout) (Change, error)
 	// Consolidate runs the whole deterministic pipeline (SessionEnd,
 	// PreCompact, `memkeep consolidate`).
 	Consolidate(l memdir.Layout, sessionID string) (Change, error)
@@ -112,6 +115,7 @@ type noMemory struct{}
 func (noMemory) Micro(memdir.Layout, string) (Change, error)       { return Change{}, nil }
 func (noMemory) Pending(memdir.Layout, string) (Pending, error)    { return Pending{}, nil }
 func (noMemory) Consolidate(memdir.Layout, string) (Change, error) { return Change{}, nil }
+func (noMemory) Settle(memdir.Layout) (Change, error)              { return Change{}, nil }
 func (noMemory) RecordPrompt(memdir.Layout, string, string) (bool, error) {
 	return false, nil
 }

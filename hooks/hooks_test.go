@@ -285,3 +285,38 @@ func TestStopWaitsForTheTranscriptToCatchUp(t *testing.T) {
 		t.Fatal("gave up before the wait")
 	}
 }
+
+// settleMemory reports L4 stale until Settle runs.
+type settleMemory struct {
+	fakeMemory
+	settled bool
+}
+
+func (m *settleMemory) Pending(memdir.Layout, string) (Pending, error) {
+	if m.settled {
+		return complete, nil
+	}
+	return Pending{Layers: []LayerStatus{{Layer: "L3", OK: true}, {Layer: "L4", OK: false, Detail: "L2 changed since the last reflection", Commands: []string{"memkeep l4 reflect"}}}}, nil
+}
+
+func (m *settleMemory) Settle(memdir.Layout) (Change, error) {
+	m.settled = true
+	return Change{Summary: "reflected", Changed: true}, nil
+}
+
+func TestStopSettlesWhatNeedsNoJudgementAfterTheAgentActed(t *testing.T) {
+	dir := project(t)
+	mem, git := &settleMemory{}, &fakeGit{}
+	deps := Deps{Memory: mem, Git: git}
+	edit(t, dir, deps)
+	// First Stop of the turn: asks, as the spec says.
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "block" || mem.settled {
+		t.Fatalf("first stop: want a request and no settling, got %+v", o)
+	}
+	// The continuation: only reflection is stale (the agent's own commands
+	// made it so): memkeep reflects itself and commits.
+	o := call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
+	if o.Decision != "" || !mem.settled || git.commits != 1 {
+		t.Fatalf("continuation: want settle + commit, got %+v settled=%v commits=%d", o, mem.settled, git.commits)
+	}
+}

@@ -59,6 +59,17 @@ func stop(e *Env) (Output, error) {
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
 	p, err := e.Deps.Memory.Pending(e.Layout, sid)
+	if err == nil && e.In.StopHookActive && !p.Done() && onlyDeterministic(p) {
+		// The agent just did what was asked; its own memkeep commands are
+		// new transcript lines, which made reflection stale again. What is
+		// left needs no judgement: do it here rather than ask once more.
+		var sc Change
+		sc, err = e.Deps.Memory.Settle(e.Layout)
+		if err == nil {
+			ch = mergeChange(ch, sc)
+			p, err = e.Deps.Memory.Pending(e.Layout, sid)
+		}
+	}
 	if err != nil {
 		// Without the check memkeep cannot ask for anything: let the turn end.
 		return Output{}, errors.Join(append(errs, err)...)
@@ -203,6 +214,27 @@ func versionAtLeast(v, min string) bool {
 		}
 	}
 	return true
+}
+
+// onlyDeterministic reports whether every missing layer is one memkeep can
+// complete by itself (reflection, memory.md).
+func onlyDeterministic(p Pending) bool {
+	for _, l := range p.Layers {
+		if !l.OK && l.Layer != "L4" && l.Layer != "memory.md" {
+			return false
+		}
+	}
+	return true
+}
+
+func mergeChange(a, b Change) Change {
+	if !b.Changed {
+		return a
+	}
+	if !a.Changed {
+		return b
+	}
+	return Change{Summary: a.Summary + ", " + b.Summary, Changed: true}
 }
 
 // fingerprint identifies what a Pending asks for.

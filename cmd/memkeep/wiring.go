@@ -47,6 +47,11 @@ func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, err
 	return change(sum), err
 }
 
+func (memoryAdapter) Settle(l memdir.Layout) (hooks.Change, error) {
+	sum, err := consolidate.Reflect(l, time.Now())
+	return change(sum), err
+}
+
 func change(s consolidate.Summary) hooks.Change {
 	if !s.Changed() {
 		return hooks.Change{}

@@ -9,10 +9,10 @@ import (
 	"path"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/memkeep/memkeep/gitstore/internal/repo"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -120,15 +120,19 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := git.PlainOpenWithOptions(l.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	r, err := repo.Open(l.GitDir, l.CommonDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	head, err := r.Head()
+	defer r.Close()
+	head, err := r.ReadHead()
 	if err != nil {
 		return nil, nil, err
 	}
-	ours, err := r.CommitObject(head.Hash())
+	if head.Hash.IsZero() {
+		return nil, nil, fmt.Errorf("HEAD has no commit")
+	}
+	ours, err := r.CommitObject(head.Hash)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,7 +168,7 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 	return facts, concepts, nil
 }
 
-func otherSide(r *git.Repository, l memdir.Layout, ours *object.Commit) (theirs, base *object.Commit, err error) {
+func otherSide(r *repo.Repo, l memdir.Layout, ours *object.Commit) (theirs, base *object.Commit, err error) {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if h, ok := strings.CutPrefix(k, "GITHEAD_"); ok && plumbing.IsHash(h) && h != ours.Hash.String() {
@@ -194,11 +198,11 @@ func otherSide(r *git.Repository, l memdir.Layout, ours *object.Commit) (theirs,
 	if len(fields) < 2 || (fields[0] != "pick" && fields[0] != "p") {
 		return nil, nil, fmt.Errorf("rebase step %q is not a pick", last)
 	}
-	h, err := r.ResolveRevision(plumbing.Revision(fields[1]))
+	h, err := r.ResolveCommit(fields[1])
 	if err != nil {
 		return nil, nil, err
 	}
-	if theirs, err = r.CommitObject(*h); err != nil {
+	if theirs, err = r.CommitObject(h); err != nil {
 		return nil, nil, err
 	}
 	if theirs.NumParents() > 0 {

@@ -11,7 +11,6 @@ package consolidate
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -180,14 +179,13 @@ func readL1(l memdir.Layout, base string) ([]l1.Record, error) {
 
 // fingerprint identifies the content reflection last saw: every L2 file
 // and concepts.json, as encoded now.
+// (See view.go for its form.)
 func (m *Memory) fingerprint() string {
 	h := sha256.New()
 	for _, s := range m.Sessions {
-		h.Write([]byte(s.Base()))
-		h.Write(s.Encode())
+		writeSession(h, s.Base(), sessionDigest(s.Encode()))
 	}
-	h.Write(m.Concepts.Encode())
-	return hex.EncodeToString(h.Sum(nil)[:12])
+	return fingerprintSum(h, m.Concepts.Encode())
 }
 
 func reflectStatePath(l memdir.Layout) string {

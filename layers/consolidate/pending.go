@@ -6,6 +6,7 @@ import (
 
 	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/render"
 )
@@ -50,7 +51,58 @@ const maxCommands = 6
 //     missing one comes with memkeep's proposal.
 //   - L4: did reflection run after the last change of L2 or L3?
 //   - memory.md: is it exactly what render gives now?
+//
+// It loads only facts.json, concepts.json and the session's L2 file (and
+// the L2 files memory.md shows), takes the session's L1 coverage from
+// the extraction state when that describes the L1 file as it is, and the
+// other sessions' digests from local state while their files are
+// unchanged; the answer is the same as from everything loaded.
 func Pending(l memdir.Layout, sessionID string) (Status, error) {
+	if !incremental {
+		return pendingFull(l, sessionID)
+	}
+	v, err := openView(l)
+	if err != nil {
+		return Status{}, err
+	}
+	defer v.saveIndex()
+	st := Status{SessionID: sessionID}
+	base, err := l2.BaseFor(l, sessionID)
+	if err != nil {
+		st.Layers = append(st.Layers, LayerStatus{Layer: "L2", OK: true, Detail: "no L1 recorded for this session yet"})
+	} else {
+		st.Base = base
+		v.own = base
+		s, err := v.session(base)
+		if err != nil {
+			return st, err
+		}
+		id := sessionID
+		if lines, ranges, ok := l1Coverage(l, base); ok && s.Consolidated >= lines {
+			st.Layers = append(st.Layers, LayerStatus{Layer: "L2", OK: true, Detail: coveredDetail(ranges, lines)})
+		} else {
+			recs, err := readL1(l, base)
+			if err != nil {
+				return st, err
+			}
+			st.Layers = append(st.Layers, l2Status(s, recs, id))
+		}
+		st.Layers = append(st.Layers, l3Status(v.concepts, s, id))
+	}
+	l4, err := v.l4Status()
+	if err != nil {
+		return st, err
+	}
+	md, err := v.digestStatus()
+	if err != nil {
+		return st, err
+	}
+	st.Layers = append(st.Layers, l4, md)
+	return st, nil
+}
+
+// pendingFull is Pending from every file loaded.
+func pendingFull(l memdir.Layout, sessionID string) (Status, error) {
 	m, err := Load(l)
 	if err != nil {
 		return Status{}, err
@@ -67,7 +119,7 @@ func Pending(l memdir.Layout, sessionID string) (Status, error) {
 			return st, err
 		}
 		id := sessionID
-		st.Layers = append(st.Layers, l2Status(s, recs, id), m.l3Status(s, id))
+		st.Layers = append(st.Layers, l2Status(s, recs, id), l3Status(m.Concepts, s, id))
 	}
 	st.Layers = append(st.Layers, m.l4Status(), m.digestStatus())
 	return st, nil
@@ -101,7 +153,7 @@ func l2Status(s *l2.File, recs []l1.Record, sid string) LayerStatus {
 		missing = append(missing, r)
 	}
 	if len(missing) == 0 {
-		return LayerStatus{Layer: "L2", OK: true, Detail: fmt.Sprintf("%d exchanges of %d L1 lines covered", len(ranges), len(recs))}
+		return LayerStatus{Layer: "L2", OK: true, Detail: coveredDetail(len(ranges), len(recs))}
 	}
 	var spans []string
 	for _, r := range missing {
@@ -116,6 +168,10 @@ func l2Status(s *l2.File, recs []l1.Record, sid string) LayerStatus {
 		cmds = append(cmds, fmt.Sprintf("memkeep l2 add --session %s --range %d-%d --summary %s", sid, r[0], r[1], shellQuote(summary)))
 	}
 	return LayerStatus{Layer: "L2", Detail: fmt.Sprintf("%d of %d exchanges not in L2 (L1 lines %s): extract them, or say what mattered with l2 add (edit the summary)", len(missing), len(ranges), strings.Join(spans, ", ")), Commands: cmds}
+}
+
+func coveredDetail(ranges, lines int) string {
+	return fmt.Sprintf("%d exchanges of %d L1 lines covered", ranges, lines)
 }
 
 func overlaps(s *l2.File, r [2]int) bool {
@@ -142,20 +198,20 @@ func promptSummary(recs []l1.Record, r [2]int) string {
 	return t
 }
 
-func (m *Memory) l3Status(s *l2.File, sid string) LayerStatus {
+func l3Status(concepts *l3.File, s *l2.File, sid string) LayerStatus {
 	var cmds []string
 	missing := 0
 	for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
 		for i := range l {
 			e := &l[i]
-			if e.Concept != "" && m.Concepts.Get(e.Concept) != nil {
+			if e.Concept != "" && concepts.Get(e.Concept) != nil {
 				continue
 			}
 			missing++
 			if len(cmds) >= maxCommands {
 				continue
 			}
-			p := m.Concepts.Propose(e)
+			p := concepts.Propose(e)
 			if p.New() {
 				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --new %s   # new concept for: %s", e.ID, shellQuote(p.Name), oneLine(e.Summary, 70)))
 			} else {
@@ -173,15 +229,21 @@ func (m *Memory) l3Status(s *l2.File, sid string) LayerStatus {
 	return LayerStatus{Layer: "L3", Detail: detail, Commands: cmds}
 }
 
-func (m *Memory) l4Status() LayerStatus {
-	if m.reflectedCurrent() {
+func (m *Memory) l4Status() LayerStatus { return l4Status(m.reflectedCurrent()) }
+
+func l4Status(current bool) LayerStatus {
+	if current {
 		return LayerStatus{Layer: "L4", OK: true, Detail: "reflection is current"}
 	}
 	return LayerStatus{Layer: "L4", Detail: "L2 or L3 changed since the last reflection", Commands: []string{"memkeep l4 reflect"}}
 }
 
 func (m *Memory) digestStatus() LayerStatus {
-	if render.Current(m.Layout.DigestFile(), m.View()) {
+	return digestStatus(render.Current(m.Layout.DigestFile(), m.View()))
+}
+
+func digestStatus(current bool) LayerStatus {
+	if current {
 		return LayerStatus{Layer: "memory.md", OK: true, Detail: "current"}
 	}
 	return LayerStatus{Layer: "memory.md", Detail: "out of date with facts.json, concepts.json and L2", Commands: []string{"memkeep render"}}

@@ -1,12 +1,15 @@
 package consolidate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -138,7 +141,76 @@ func Consolidate(l memdir.Layout, opts Options) (Summary, error) {
 // Micro is the Stop hook's share: extraction and convergence of one
 // session only, no reflection or rendering (the agent is asked for those,
 // and for the concepts, by Pending).
+//
+// It reads only what the session needs: facts.json (what was forgotten),
+// the session's L2 file, and of its L1 only the exchange still open (see
+// extractSession). The files it writes are byte for byte those of
+// extracting the whole L1 again.
 func Micro(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
+	if opts.Evaluator != nil || !incremental {
+		// An evaluator scores all candidates at once: extract them all.
+		return microFull(l, sessionID, opts)
+	}
+	lk, err := Lock(l, cmpOr(opts.LockWait, LockWait))
+	if err != nil {
+		return Summary{}, err
+	}
+	defer lk.Unlock()
+	var sum Summary
+	factsPath := l.FactsFile()
+	factsDisk := readOrNil(factsPath)
+	facts, err := l4.Load(factsPath)
+	if err != nil {
+		return sum, err
+	}
+	base, err := l2.BaseFor(l, sessionID)
+	if err != nil {
+		return sum, err
+	}
+	p := l.L2File(base)
+	l2Disk, err := os.ReadFile(p)
+	s := &l2.File{SchemaVersion: l2.SchemaVersion}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		l2Disk = nil
+	case err != nil:
+		return sum, err
+	default:
+		if s, err = l2.Decode(p, l2Disk); err != nil {
+			return sum, err
+		}
+	}
+	sessionDefaults(s, base)
+	withFullID(s, sessionID)
+	x, err := extractSession(l, base, s)
+	if err != nil {
+		return sum, err
+	}
+	if x.lines > 0 {
+		r := s.UpdateExtracted(x.fresh, x.lines, base, l2.UpdateOptions{Now: opts.now(), Skip: facts.IsForgotten})
+		sum.add(r)
+	}
+	// As Memory.Save: an L2 file still empty and never written stays
+	// unwritten; facts.json is written when its encoding differs.
+	if !(l2Disk == nil && s.Consolidated == 0 && len(s.Exchanges) == 0 && len(s.Facts) == 0) {
+		if data := s.Encode(); !bytes.Equal(l2Disk, data) {
+			if err := atomicfile.WriteFile(p, data, 0o644); err != nil {
+				return sum, err
+			}
+			sum.Written = append(sum.Written, p)
+		}
+	}
+	if data := facts.Encode(); !bytes.Equal(factsDisk, data) {
+		if err := atomicfile.WriteFile(factsPath, data, 0o644); err != nil {
+			return sum, err
+		}
+		sum.Written = append(sum.Written, factsPath)
+	}
+	return sum, nil
+}
+
+// microFull is Micro extracting the session's whole L1.
+func microFull(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
 	lk, err := Lock(l, cmpOr(opts.LockWait, LockWait))
 	if err != nil {
 		return Summary{}, err
@@ -201,6 +273,12 @@ func (m *Memory) extract(s *l2.File, opts Options, now time.Time, sum *Summary) 
 		return nil
 	}
 	r := s.Update(recs, s.Base(), l2.UpdateOptions{Evaluator: opts.Evaluator, Now: now, Skip: m.Facts.IsForgotten})
+	sum.add(r)
+	return nil
+}
+
+// add counts one session's extraction.
+func (sum *Summary) add(r l2.UpdateResult) {
 	sum.Sessions++
 	sum.Added += r.Added
 	sum.Updated += r.Changed
@@ -209,7 +287,6 @@ func (m *Memory) extract(s *l2.File, opts Options, now time.Time, sum *Summary) 
 	if r.EvalErr != nil {
 		sum.EvalErr = errors.Join(sum.EvalErr, r.EvalErr)
 	}
-	return nil
 }
 
 // assign gives concepts to the scope's exchanges that have none: the

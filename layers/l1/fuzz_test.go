@@ -3,6 +3,7 @@ package l1
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/memkeep/memkeep/fixtures"
 )
@@ -17,6 +18,13 @@ func FuzzRefine(f *testing.F) {
 	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"x","content":[1]}]}}`+"\n"), uint(3))
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"Bash\",\"input\":{\"command\":\"\\\\\"}}]}}\n"), uint(10))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint) {
+		start := time.Now()
+		defer func() {
+			// A hook refines every turn: no input may be slow to refine.
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("refining %d bytes took %v", len(data), d)
+			}
+		}()
 		whole := NewRefiner(Options{Root: "/p"})
 		wrecs, err := whole.Feed(bytes.NewReader(data), 0, true)
 		if err != nil {

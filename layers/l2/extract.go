@@ -31,12 +31,26 @@ const (
 // only on it and the first L1 line of the exchange, so re-extracting a
 // session that grew updates records in place.
 func Extract(recs []l1.Record, base string) []Exchange {
+	return ExtractFrom(recs, 0, base)
+}
+
+// ExtractFrom is Extract over the part of a session's L1 that starts at
+// an exchange: recs are the L1 lines first+1, first+2, … and recs[0]
+// starts an exchange (StartsExchange) unless first is 0. An exchange
+// depends only on its own lines, so the result is exactly the part of
+// Extract(all records) from that line on: ids and l1_range count from the
+// file's first line. The Stop hook extracts only the exchange still open.
+func ExtractFrom(recs []l1.Record, first int, base string) []Exchange {
 	var out []Exchange
 	for _, ep := range episodes(recs) {
-		out = append(out, describe(recs, ep, base))
+		out = append(out, describe(recs, ep, first, base))
 	}
 	return out
 }
+
+// StartsExchange reports whether an L1 record starts an exchange: a
+// prompt typed in the main conversation.
+func StartsExchange(r l1.Record) bool { return r.Kind == l1.KindPrompt && r.Agent == "" }
 
 // span is a range of record indexes [from, to).
 type span struct {
@@ -50,7 +64,7 @@ func episodes(recs []l1.Record) []span {
 	var out []span
 	start, prompt := 0, -1
 	for i := 0; i <= len(recs); i++ {
-		if i < len(recs) && !(recs[i].Kind == l1.KindPrompt && recs[i].Agent == "") {
+		if i < len(recs) && !StartsExchange(recs[i]) {
 			continue
 		}
 		if i > start {
@@ -117,12 +131,13 @@ func projectFile(p string) bool {
 }
 
 // describe builds the exchange of one episode.
-func describe(recs []l1.Record, sp span, base string) Exchange {
+// first is the number of L1 lines before recs[0].
+func describe(recs []l1.Record, sp span, first int, base string) Exchange {
 	ev := gather(recs, sp)
 	e := Exchange{
-		ID:       MakeID("x", base, fmt.Sprintf("sub:%d", sp.from+1)),
+		ID:       MakeID("x", base, fmt.Sprintf("sub:%d", first+sp.from+1)),
 		Source:   Subconscious,
-		L1Range:  [2]int{sp.from + 1, sp.to},
+		L1Range:  [2]int{first + sp.from + 1, first + sp.to},
 		Files:    ev.edited,
 		Read:     capList(ev.read, maxRead),
 		Commands: capList(ev.commands, maxCommands),

@@ -44,6 +44,11 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Decode(path, b)
+}
+
+// Decode is Load of an L2 file's bytes b, read from path.
+func Decode(path string, b []byte) (*File, error) {
 	var f File
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w (the file is damaged: restore it with git, or delete it and run memkeep consolidate to extract it again)", path, err)

@@ -87,9 +87,17 @@ type UpdateOptions struct {
 // an old imported session still counts) and then removes them, so they
 // never reach the file. Consolidated then covers every L1 line.
 func (f *File) Update(recs []l1.Record, base string, opts UpdateOptions) UpdateResult {
+	return f.UpdateExtracted(Extract(recs, base), len(recs), base, opts)
+}
+
+// UpdateExtracted is Update from the extraction already made: fresh is
+// Extract of the session's L1 (in its order; the caller may leave out
+// records whose leaving out changes nothing, see consolidate's
+// incremental extraction) and lines the number of L1 records. The
+// records of fresh become the file's.
+func (f *File) UpdateExtracted(fresh []Exchange, lines int, base string, opts UpdateOptions) UpdateResult {
 	var res UpdateResult
 	eval, now := opts.Evaluator, opts.Now
-	fresh := Extract(recs, base)
 	if opts.Skip != nil {
 		fresh = slices.DeleteFunc(fresh, func(e Exchange) bool { return opts.Skip(e.ID) })
 	}
@@ -161,7 +169,7 @@ func (f *File) Update(recs []l1.Record, base string, opts UpdateOptions) UpdateR
 		}
 	}
 	f.Exchanges = out
-	f.Consolidated = len(recs)
+	f.Consolidated = lines
 	f.L1 = L1Name(base)
 	return res
 }

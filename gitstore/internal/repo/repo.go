@@ -108,6 +108,21 @@ func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
 	return &c, nil
 }
 
+// CommitObject returns a commit bound to the object storage, so that it can
+// reach its tree, files and parents (object.Commit.File, MergeBase…).
+func (r *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
+	return object.GetCommit(objectStorer{r.objects}, h)
+}
+
+// objectStorer completes the object storage into go-git's
+// storer.EncodedObjectStorer; alternates are read from
+// objects/info/alternates, never added.
+type objectStorer struct{ *filesystem.ObjectStorage }
+
+func (objectStorer) AddAlternate(string) error {
+	return errors.New("adding an alternate object store is not supported")
+}
+
 // SubtreeAt follows path (slash separated folder names) from the tree root
 // and returns the folder's tree hash, zero when it does not exist. Only the
 // trees along the path are read.
@@ -239,7 +254,7 @@ func (r *Repo) ReadRef(name string) (h plumbing.Hash, exists bool, err error) {
 			}
 			return plumbing.NewHash(s), true, nil
 		}
-		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.EISDIR) {
+		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.EISDIR) && !errors.Is(err, syscall.ENOTDIR) {
 			return plumbing.ZeroHash, false, err
 		}
 		return r.packedRef(name)
