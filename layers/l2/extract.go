@@ -99,10 +99,10 @@ func splitAtCommits(recs []l1.Record, from, to, prompt int) []span {
 }
 
 func isCommit(r l1.Record) bool {
-	return r.Tool == "Bash" && commitRe.MatchString(r.Cmd)
+	return r.Tool == "Bash" && commitRe.get().MatchString(r.Cmd)
 }
 
-var commitRe = regexp.MustCompile(`(^|&&|;|\n)\s*git commit\b`)
+var commitRe = lazyRegexp(`(^|&&|;|\n)\s*git commit\b`)
 
 // isHousekeeping recognises the commands that close a piece of work
 // without starting the next one.
@@ -218,7 +218,7 @@ func gather(recs []l1.Record, sp span) evidence {
 				ev.decision = decisionIn(r.Text)
 			}
 			if ev.insight == "" {
-				ev.insight = findSentence(r.Text, insightRe)
+				ev.insight = findSentence(r.Text, insightRe.get())
 			}
 			continue
 		case l1.KindTool:
@@ -245,7 +245,7 @@ func gather(recs []l1.Record, sp span) evidence {
 				cmds[c] = true
 				ev.commands = append(ev.commands, c)
 			}
-			if testRe.MatchString(c) {
+			if testRe.get().MatchString(c) {
 				ev.ranTests = true
 			}
 			if isCommit(r) && ok(r) {
@@ -397,14 +397,14 @@ func fixText[T any](steps []T, rec func(T) l1.Record) string {
 }
 
 var (
-	testRe = regexp.MustCompile(`\b(test|pytest|jest|vitest|rspec|ctest)\b`)
+	testRe = lazyRegexp(`\b(test|pytest|jest|vitest|rspec|ctest)\b`)
 	// A decision is a choice with its reason in one sentence: "I'll use
 	// the full path because credo…", "decided to keep X rather than Y".
-	decisionRe = regexp.MustCompile(`(?i)\b(i'll|i will|we'll|we will|let's|decided|decide to|chose|choosing|going with|opt(ed)? for|prefer|switch(ed)? to|instead of|rather than)\b`)
-	reasonRe   = regexp.MustCompile(`(?i)\b(because|since|so that|to avoid|instead of|rather than|trade-?off)\b`)
-	insightRe  = regexp.MustCompile(`(?i)\b(turns out|root cause|the problem (was|is)|the issue (was|is)|the reason|known (bug|issue)|this means|the cause)\b`)
-	tagRe      = regexp.MustCompile(`<[^>]{1,80}>`)
-	commitMsg  = regexp.MustCompile(`(?s)-m\s+(?:"\$\(cat <<'?"?EOF'?"?\s*\n(.*?)(?:\n|$)|"([^"\n]*)|'([^'\n]*))`)
+	decisionRe = lazyRegexp(`(?i)\b(i'll|i will|we'll|we will|let's|decided|decide to|chose|choosing|going with|opt(ed)? for|prefer|switch(ed)? to|instead of|rather than)\b`)
+	reasonRe   = lazyRegexp(`(?i)\b(because|since|so that|to avoid|instead of|rather than|trade-?off)\b`)
+	insightRe  = lazyRegexp(`(?i)\b(turns out|root cause|the problem (was|is)|the issue (was|is)|the reason|known (bug|issue)|this means|the cause)\b`)
+	tagRe      = lazyRegexp(`<[^>]{1,80}>`)
+	commitMsg  = lazyRegexp(`(?s)-m\s+(?:"\$\(cat <<'?"?EOF'?"?\s*\n(.*?)(?:\n|$)|"([^"\n]*)|'([^'\n]*))`)
 )
 
 // isCorrection recognises a user correcting the agent at the start of a
@@ -448,7 +448,7 @@ func PromptRule(prompt string) (string, bool) {
 // cleanPrompt drops the markup Claude Code wraps around slash commands and
 // collapses white space.
 func cleanPrompt(p string) string {
-	p = tagRe.ReplaceAllString(p, " ")
+	p = tagRe.get().ReplaceAllString(p, " ")
 	return strings.Join(strings.Fields(p), " ")
 }
 
@@ -464,7 +464,7 @@ func commandLine(c string) string {
 // commitSubject extracts the subject line of a git commit command's
 // message, from -m "…", -m '…' or a here-document.
 func commitSubject(cmd string) string {
-	m := commitMsg.FindStringSubmatch(cmd)
+	m := commitMsg.get().FindStringSubmatch(cmd)
 	if m == nil {
 		return ""
 	}
@@ -582,7 +582,7 @@ func firstSentence(s string) string {
 // together with its reason.
 func decisionIn(text string) string {
 	for _, s := range sentences(text) {
-		if decisionRe.MatchString(s) && reasonRe.MatchString(s) {
+		if decisionRe.get().MatchString(s) && reasonRe.get().MatchString(s) {
 			return strings.TrimSpace(strings.Trim(s, "*#>- "))
 		}
 	}

@@ -2,7 +2,6 @@ package l2
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -112,9 +111,9 @@ func (s scored) explain() string {
 // Rule statements: an imperative "always"/"never"/"don't", or a standing
 // instruction marked by "from now on", "remember", "going forward".
 var (
-	ruleMarkers = regexp.MustCompile(`(?i)\b(from now on|going forward|in the future|remember (to|that)|make sure (to|you) always|(you|we) (should|must) (always|never)|(you|we) (always|never))\b`)
-	ruleStart   = regexp.MustCompile(`(?i)^(please\s+)?(always|never|don't ever|do not ever|don't|do not)\b`)
-	ruleStrip   = regexp.MustCompile(`(?i)^(please\s*,?\s*|from now on\s*,?\s*|going forward\s*,?\s*|in the future\s*,?\s*|remember\s+(that\s+)?|note that\s+|and\s+)+`)
+	ruleMarkers = lazyRegexp(`(?i)\b(from now on|going forward|in the future|remember (to|that)|make sure (to|you) always|(you|we) (should|must) (always|never)|(you|we) (always|never))\b`)
+	ruleStart   = lazyRegexp(`(?i)^(please\s+)?(always|never|don't ever|do not ever|don't|do not)\b`)
+	ruleStrip   = lazyRegexp(`(?i)^(please\s*,?\s*|from now on\s*,?\s*|going forward\s*,?\s*|in the future\s*,?\s*|remember\s+(that\s+)?|note that\s+|and\s+)+`)
 )
 
 // RuleStatement finds a standing instruction in a user's text — "always
@@ -125,10 +124,10 @@ var (
 // instruction.
 func RuleStatement(text string) (string, bool) {
 	for _, sent := range sentences(text) {
-		if !ruleStart.MatchString(sent) && !ruleMarkers.MatchString(sent) {
+		if !ruleStart.get().MatchString(sent) && !ruleMarkers.get().MatchString(sent) {
 			continue
 		}
-		r := strings.TrimSpace(ruleStrip.ReplaceAllString(sent, ""))
+		r := strings.TrimSpace(ruleStrip.get().ReplaceAllString(sent, ""))
 		r = strings.TrimRight(r, " .!")
 		if utf8.RuneCountInString(r) < 8 {
 			continue
