@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -125,7 +126,7 @@ func Validate(l memdir.Layout) ([]Problem, error) {
 
 // redactionMark finds the markers redaction leaves, to name what kind of
 // secret a field holds without printing the secret.
-var redactionMark = regexp.MustCompile(`\[REDACTED(?::[^\]\s]{1,40})?\]`)
+var redactionMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[REDACTED(?::[^\]\s]{1,40})?\]`) })
 
 // Audit looks for secrets that reached the stream anyway (written by an
 // older memkeep, by hand, or of a kind redaction learnt to see later): it
@@ -210,11 +211,11 @@ func newMarks(before, after string) []string {
 		return nil
 	}
 	count := map[string]int{}
-	for _, m := range redactionMark.FindAllString(before, -1) {
+	for _, m := range redactionMark().FindAllString(before, -1) {
 		count[m]--
 	}
 	var kinds []string
-	for _, m := range redactionMark.FindAllString(after, -1) {
+	for _, m := range redactionMark().FindAllString(after, -1) {
 		if count[m]++; count[m] > 0 && !slices.Contains(kinds, m) {
 			kinds = append(kinds, m)
 		}

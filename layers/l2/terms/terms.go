@@ -14,6 +14,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -236,11 +237,11 @@ func splitWords(s string) []string {
 // words, stemmed.
 func term(raw string) (string, bool) {
 	w := strings.ToLower(raw)
-	if len(w) < 2 || isNumber(w) || stop[w] {
+	if len(w) < 2 || isNumber(w) || stopWords()[w] {
 		return "", false
 	}
 	st := Stem(w)
-	if stop[st] {
+	if stopWords()[st] {
 		return "", false
 	}
 	return st, true
@@ -299,9 +300,9 @@ var abbrev = map[string]string{
 	"js": "javascript", "ts": "typescript", "py": "python", "k8s": "kubernet",
 }
 
-// stop lists function words and generic verbs of programming, in their
+// stopWords lists function words and generic verbs of programming, in their
 // plain and stemmed forms.
-var stop = func() map[string]bool {
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for w := range strings.FieldsSeq(`a an the and or but if then else of to in on at by for with from into onto
 	as is are was were be been being am it its it's this that these those there here we i you he she they me my
@@ -318,4 +319,4 @@ var stop = func() map[string]bool {
 		m[Stem(w)] = true
 	}
 	return m
-}()
+})
