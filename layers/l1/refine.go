@@ -193,8 +193,8 @@ func agentOf(f topFields) string {
 }
 
 func (r *Refiner) assistant(f topFields, off int64) []Record {
-	var m apiMessage
-	if len(f.message) == 0 || jsonv2.Unmarshal(f.message, &m, decodeOpts) != nil {
+	m, err := decodeMessage(f.message)
+	if err != nil {
 		r.st.Stats.Malformed++
 		return nil
 	}
@@ -250,8 +250,8 @@ func (r *Refiner) emit(out []Record, rec Record) []Record {
 
 func (r *Refiner) user(f topFields, off int64) []Record {
 	out := r.flushText(nil)
-	var m apiMessage
-	if len(f.message) == 0 || jsonv2.Unmarshal(f.message, &m, decodeOpts) != nil {
+	m, err := decodeMessage(f.message)
+	if err != nil {
 		r.st.Stats.Malformed++
 		return out
 	}
@@ -261,10 +261,7 @@ func (r *Refiner) user(f topFields, off int64) []Record {
 	}
 	var prompt []string
 	if len(m.Content) > 0 && m.Content[0] == '"' {
-		var s string
-		if jsonv2.Unmarshal(m.Content, &s, decodeOpts) == nil {
-			prompt = append(prompt, s)
-		}
+		prompt = append(prompt, jsonString(m.Content))
 	} else {
 		blocks, _ := decodeBlocks(m.Content)
 		for _, b := range blocks {
@@ -310,12 +307,58 @@ func (r *Refiner) Flush() []Record {
 	return r.flushTools(r.flushText(nil))
 }
 
-func decodeBlocks(v jsontext.Value) ([]block, error) {
+// decodeMessage reads the id and content of a Messages API message. The
+// rest (usage, model, stop reason) is skipped by the scanner, not decoded.
+func decodeMessage(v []byte) (apiMessage, error) {
+	var m apiMessage
+	if len(v) == 0 {
+		return m, errSyntax
+	}
+	err := members(v, func(key, val []byte) {
+		switch string(key) {
+		case "id":
+			m.ID = jsonString(val)
+		case "content":
+			m.Content = val
+		}
+	})
+	return m, err
+}
+
+// decodeBlocks reads a content array. Each block's strings are decoded
+// only for the members L1 uses; tool inputs and results stay raw, so a
+// tool_result holding a whole file is skipped at scanning speed rather
+// than unquoted. A malformed block is skipped.
+func decodeBlocks(v []byte) ([]block, error) {
 	if len(v) == 0 || v[0] != '[' {
 		return nil, nil
 	}
 	var bs []block
-	err := jsonv2.Unmarshal(v, &bs, decodeOpts)
+	err := elements(v, func(el []byte) {
+		var b block
+		if members(el, func(key, val []byte) {
+			switch string(key) {
+			case "type":
+				b.Type = jsonString(val)
+			case "text":
+				b.Text = jsonString(val)
+			case "id":
+				b.ID = jsonString(val)
+			case "name":
+				b.Name = jsonString(val)
+			case "input":
+				b.Input = val
+			case "tool_use_id":
+				b.ToolUseID = jsonString(val)
+			case "content":
+				b.Content = val
+			case "is_error":
+				b.IsError = string(val) == "true"
+			}
+		}) == nil {
+			bs = append(bs, b)
+		}
+	})
 	return bs, err
 }
 

@@ -3,6 +3,9 @@ package l1
 import (
 	"bytes"
 	"errors"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Most of a transcript's bytes are lines memkeep drops (progress, snapshots)
@@ -43,7 +46,7 @@ func scanTop(line []byte) (topFields, error) {
 		case "timestamp":
 			f.timestamp = plainString(val)
 		case "cwd":
-			f.cwd = stringValue(val)
+			f.cwd = jsonString(val)
 		case "sessionId":
 			f.sessionID = plainString(val)
 		case "agentId":
@@ -110,6 +113,55 @@ func members(b []byte, fn func(key, val []byte)) error {
 	}
 }
 
+// elements calls fn with each raw element of the JSON array in b.
+func elements(b []byte, fn func(el []byte)) error {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return errSyntax
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return nil
+	}
+	for {
+		end, err := skipValue(b, i)
+		if err != nil {
+			return err
+		}
+		fn(b[i:end])
+		i = skipWS(b, end)
+		if i >= len(b) {
+			return errSyntax
+		}
+		switch b[i] {
+		case ',':
+			i = skipWS(b, i+1)
+		case ']':
+			return nil
+		default:
+			return errSyntax
+		}
+	}
+}
+
+// jsonString decodes a raw JSON string value; anything else gives "". A
+// string without escapes that is valid UTF-8 is copied as is; others go
+// through the lenient decoder (invalid UTF-8 becomes U+FFFD).
+func jsonString(v []byte) string {
+	if len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
+	}
+	var s string
+	if jsonv2.Unmarshal(v, &s, decodeOpts) != nil {
+		return ""
+	}
+	return s
+}
+
 // plainString returns the content of a JSON string without escapes (ids,
 // type names, timestamps); strings with escapes are decoded properly.
 func plainString(v []byte) string {
@@ -120,7 +172,7 @@ func plainString(v []byte) string {
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return string(inner)
 	}
-	return stringValue(v)
+	return jsonString(v)
 }
 
 func skipWS(b []byte, i int) int {

@@ -106,9 +106,11 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 // search counts. Only those members are decoded; the rest (whole file
 // bodies in originalFile or file.content) is skipped by the scanner.
 type resultMeta struct {
-	patch                         []patchHunk
+	patch                          []patchHunk
 	numFiles, numLines, numMatches int
 	hasFiles, hasLines, hasMatches bool
+	startLine                      int // file.startLine of a Read
+	fileLines                      int // file.numLines of a Read
 }
 
 type patchHunk struct {
@@ -131,6 +133,15 @@ func readResultMeta(v []byte) resultMeta {
 			m.numLines, m.hasLines = atoi(val)
 		case "numMatches":
 			m.numMatches, m.hasMatches = atoi(val)
+		case "file":
+			_ = members(val, func(k, v []byte) {
+				switch string(k) {
+				case "startLine":
+					m.startLine, _ = atoi(v)
+				case "numLines":
+					m.fileLines, _ = atoi(v)
+				}
+			})
 		}
 	})
 	return m
@@ -181,9 +192,14 @@ func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
 		rec.Err = b.IsError || code != 0
 		rec.Res = r.short(text, rec.Err)
 	case "Read":
-		if rec.Lines == "" && !rec.Err && text != "" {
-			// A whole-file read: its result holds every line.
-			rec.Lines = "1-" + strconv.Itoa(strings.Count(strings.TrimSuffix(text, "\n"), "\n")+1)
+		if rec.Lines == "" && !rec.Err {
+			// A whole-file read: Claude Code says which lines it returned;
+			// older versions did not, and then the result is counted.
+			if meta := readResultMeta(f.toolUseResult); meta.fileLines > 0 {
+				rec.Lines = strconv.Itoa(max(meta.startLine, 1)) + "-" + strconv.Itoa(max(meta.startLine, 1)+meta.fileLines-1)
+			} else if full := jsonString(b.Content); full != "" {
+				rec.Lines = "1-" + strconv.Itoa(strings.Count(strings.TrimSuffix(full, "\n"), "\n")+1)
+			}
 		}
 		if rec.Err {
 			rec.Res = r.short(text, true)
@@ -261,35 +277,70 @@ func (r *Refiner) short(s string, isErr bool) string {
 	return r.clean(truncate(strings.TrimSpace(line), limit))
 }
 
-// resultText returns the text of a tool_result's content: a string, or the
-// text blocks of an array.
-func resultText(v jsontext.Value) string {
+// maxResultRead bounds how much of a tool result is unquoted: L1 keeps
+// only its first line, and a result can hold a whole file.
+const maxResultRead = 64 << 10
+
+// resultText returns the head of a tool_result's content (a string, or the
+// text blocks of an array): at most about maxResultRead bytes of it.
+func resultText(v []byte) string {
 	if len(v) == 0 {
 		return ""
 	}
 	switch v[0] {
 	case '"':
-		var s string
-		_ = jsonv2.Unmarshal(v, &s, decodeOpts)
-		return s
+		return jsonString(stringHead(v, maxResultRead))
 	case '[':
-		var parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		_ = jsonv2.Unmarshal(v, &parts, decodeOpts)
 		var sb strings.Builder
-		for _, p := range parts {
-			if p.Type == "text" && p.Text != "" {
+		_ = elements(v, func(el []byte) {
+			if sb.Len() >= maxResultRead {
+				return
+			}
+			var typ string
+			var text []byte
+			_ = members(el, func(key, val []byte) {
+				switch string(key) {
+				case "type":
+					typ = jsonString(val)
+				case "text":
+					text = val
+				}
+			})
+			if typ == "text" && len(text) > 2 {
 				if sb.Len() > 0 {
 					sb.WriteByte('\n')
 				}
-				sb.WriteString(p.Text)
+				sb.WriteString(jsonString(stringHead(text, maxResultRead)))
 			}
-		}
+		})
 		return sb.String()
 	}
 	return ""
+}
+
+// stringHead cuts a raw JSON string value to about n bytes, never inside an
+// escape sequence, and closes it again.
+func stringHead(v []byte, n int) []byte {
+	if len(v) <= n+2 {
+		return v
+	}
+	cut := n
+	// Step back over a cut escape: a run of backslashes must be even, and
+	// a \uXXXX must be whole.
+	for i := cut - 1; i >= cut-6 && i > 0; i-- {
+		if v[i] == '\\' {
+			bs := 0
+			for j := i; j > 0 && v[j] == '\\'; j-- {
+				bs++
+			}
+			if bs%2 == 1 {
+				cut = i
+			}
+			break
+		}
+	}
+	out := make([]byte, 0, cut+1)
+	return append(append(out, v[:cut]...), '"')
 }
 
 // diffSummary says how many lines an edit added and removed, and shows the
