@@ -26,7 +26,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/memkeep/memkeep/gitstore/internal/gitindex"
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
@@ -566,20 +565,16 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	an, ae := r.Config.Identity("author")
 	cn, ce := r.Config.Identity("committer")
 	now := repo.Now()
-	c := &object.Commit{
-		Author:    object.Signature{Name: an, Email: ae, When: now},
-		Committer: object.Signature{Name: cn, Email: ce, When: now},
+	c := &repo.Commit{
+		Author:    repo.Signature{Name: an, Email: ae, When: now},
+		Committer: repo.Signature{Name: cn, Email: ce, When: now},
 		Message:   message(subject, o),
 		TreeHash:  newRoot,
 	}
 	if !head.Hash.IsZero() {
 		c.ParentHashes = []plumbing.Hash{head.Hash}
 	}
-	raw, err := repo.EncodeCommit(c)
-	if err != nil {
-		return Result{}, err
-	}
-	ch, err := r.WriteObject(plumbing.CommitObject, raw)
+	ch, err := r.WriteObject(plumbing.CommitObject, repo.EncodeCommit(c))
 	if err != nil {
 		return Result{}, err
 	}
@@ -622,12 +617,12 @@ func writeTrees(r *repo.Repo, files []builtFile) (plumbing.Hash, error) {
 	if len(files) == 0 {
 		return plumbing.ZeroHash, nil
 	}
-	var ents []object.TreeEntry
+	var ents []repo.TreeEntry
 	for i := 0; i < len(files); {
 		f := files[i]
 		dir, rest, isDir := strings.Cut(f.rel, "/")
 		if !isDir {
-			ents = append(ents, object.TreeEntry{Name: f.rel, Mode: filemode.FileMode(f.mode), Hash: f.hash})
+			ents = append(ents, repo.TreeEntry{Name: f.rel, Mode: filemode.FileMode(f.mode), Hash: f.hash})
 			i++
 			continue
 		}
@@ -642,7 +637,7 @@ func writeTrees(r *repo.Repo, files []builtFile) (plumbing.Hash, error) {
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		ents = append(ents, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+		ents = append(ents, repo.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
 		i = j
 	}
 	return r.WriteTree(ents)
@@ -656,7 +651,7 @@ func splice(r *repo.Repo, root plumbing.Hash, path []string, sub plumbing.Hash) 
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	ents = append([]object.TreeEntry(nil), ents...)
+	ents = append([]repo.TreeEntry(nil), ents...)
 	pos := -1
 	for i, e := range ents {
 		if e.Name == path[0] {
@@ -683,7 +678,7 @@ func splice(r *repo.Repo, root plumbing.Hash, path []string, sub plumbing.Hash) 
 	case pos >= 0:
 		ents[pos].Hash = child
 	default:
-		ents = append(ents, object.TreeEntry{Name: path[0], Mode: filemode.Dir, Hash: child})
+		ents = append(ents, repo.TreeEntry{Name: path[0], Mode: filemode.Dir, Hash: child})
 	}
 	if len(ents) == 0 && len(path) < len(strings.Split(memRel, "/")) {
 		return plumbing.ZeroHash, nil // an emptied folder disappears, as in git

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -132,7 +131,7 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 	if head.Hash.IsZero() {
 		return nil, nil, fmt.Errorf("HEAD has no commit")
 	}
-	ours, err := r.CommitObject(head.Hash)
+	ours, err := r.Commit(head.Hash)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,19 +139,15 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	read := func(c *object.Commit, name string) []byte {
+	read := func(c *repo.Commit, name string) []byte {
 		if c == nil {
 			return nil
 		}
-		f, err := c.File(path.Join(dir, name))
+		b, err := r.File(c.TreeHash, path.Join(dir, name))
 		if err != nil {
 			return nil
 		}
-		s, err := f.Contents()
-		if err != nil {
-			return nil
-		}
-		return []byte(s)
+		return b
 	}
 	for _, name := range []string{"facts.json", "concepts.json"} {
 		m, err := MergeJSON(read(base, name), read(ours, name), read(theirs, name))
@@ -168,18 +163,21 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 	return facts, concepts, nil
 }
 
-func otherSide(r *repo.Repo, l memdir.Layout, ours *object.Commit) (theirs, base *object.Commit, err error) {
+func otherSide(r *repo.Repo, l memdir.Layout, ours *repo.Commit) (theirs, base *repo.Commit, err error) {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if h, ok := strings.CutPrefix(k, "GITHEAD_"); ok && plumbing.IsHash(h) && h != ours.Hash.String() {
-			if theirs, err = r.CommitObject(plumbing.NewHash(h)); err != nil {
+			if theirs, err = r.Commit(plumbing.NewHash(h)); err != nil {
 				return nil, nil, err
 			}
-			bases, err := ours.MergeBase(theirs)
+			bases, err := r.MergeBase(ours.Hash, theirs.Hash)
 			if err != nil || len(bases) == 0 {
 				return theirs, nil, err
 			}
-			return theirs, bases[0], nil
+			if base, err = r.Commit(bases[0]); err != nil {
+				return theirs, nil, err
+			}
+			return theirs, base, nil
 		}
 	}
 	f, err := os.Open(path.Join(l.GitDir, "rebase-merge", "done"))
@@ -202,11 +200,11 @@ func otherSide(r *repo.Repo, l memdir.Layout, ours *object.Commit) (theirs, base
 	if err != nil {
 		return nil, nil, err
 	}
-	if theirs, err = r.CommitObject(h); err != nil {
+	if theirs, err = r.Commit(h); err != nil {
 		return nil, nil, err
 	}
 	if theirs.NumParents() > 0 {
-		base, _ = theirs.Parent(0)
+		base, _ = r.Commit(theirs.ParentHashes[0])
 	}
 	return theirs, base, nil
 }

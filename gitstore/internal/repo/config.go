@@ -138,6 +138,7 @@ func (c *Config) Identity(role string) (name, email string) {
 	if email == "" {
 		email = os.Getenv("EMAIL")
 	}
+	name, email = withoutCrud(name), withoutCrud(email)
 	if name == "" {
 		name = "memkeep"
 	}
@@ -145,6 +146,29 @@ func (c *Config) Identity(role string) (name, email string) {
 		email = "memkeep@localhost"
 	}
 	return name, email
+}
+
+// withoutCrud cleans an identity part as git does when it writes one:
+// leading and trailing blanks and punctuation go, and so do the
+// delimiters of an identity line ('<', '>', newline) anywhere, so that the
+// commit stays valid for git fsck.
+func withoutCrud(s string) string {
+	crud := func(c byte) bool { return c <= ' ' || strings.IndexByte(",:;<>\"\\'", c) >= 0 }
+	for len(s) > 0 && crud(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && crud(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	if strings.ContainsAny(s, "<>\n") {
+		s = strings.Map(func(r rune) rune {
+			if r == '<' || r == '>' || r == '\n' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return s
 }
 
 // Fsync reports which of the files memkeep writes git would fsync under

@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,7 +22,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -58,69 +56,95 @@ func Open(gitDir, commonDir string) (*Repo, error) {
 // Close releases open pack files.
 func (r *Repo) Close() error { return r.objects.Close() }
 
-// Storer exposes the object storage for go-git helpers (object.GetCommit…).
-func (r *Repo) Storer() *filesystem.ObjectStorage { return r.objects }
-
 // ErrNotFound is returned for a missing object.
 var ErrNotFound = plumbing.ErrObjectNotFound
 
-// Blob returns a blob's content.
-func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
-	o, err := r.objects.EncodedObject(plumbing.BlobObject, h)
+// readObject returns the content of an object of type t.
+func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	o, err := r.objects.EncodedObject(t, h)
 	if err != nil {
-		return nil, fmt.Errorf("blob %s: %w", h, err)
+		return nil, fmt.Errorf("%s %s: %w", t, h, err)
 	}
+	return content(o)
+}
+
+// content reads an object's content.
+func content(o plumbing.EncodedObject) ([]byte, error) {
 	rd, err := o.Reader()
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	buf := bytes.NewBuffer(make([]byte, 0, o.Size()))
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", o.Type(), o.Hash(), err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Blob returns a blob's content.
+func (r *Repo) Blob(h plumbing.Hash) ([]byte, error) {
+	return r.readObject(plumbing.BlobObject, h)
 }
 
 // Tree returns a tree's entries in git order. The zero hash is the empty
 // tree (used for an unborn branch or a missing folder).
-func (r *Repo) Tree(h plumbing.Hash) ([]object.TreeEntry, error) {
+func (r *Repo) Tree(h plumbing.Hash) ([]TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	o, err := r.objects.EncodedObject(plumbing.TreeObject, h)
+	b, err := r.readObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := DecodeTree(b)
 	if err != nil {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
 	}
-	var t object.Tree
-	if err := t.Decode(o); err != nil {
-		return nil, err
-	}
-	return t.Entries, nil
+	return ents, nil
 }
 
 // Commit decodes a commit.
-func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
-	o, err := r.objects.EncodedObject(plumbing.CommitObject, h)
+func (r *Repo) Commit(h plumbing.Hash) (*Commit, error) {
+	b, err := r.readObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, err
+	}
+	c, err := DecodeCommit(b)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", h, err)
 	}
-	var c object.Commit
-	if err := c.Decode(o); err != nil {
-		return nil, err
+	c.Hash = h
+	return c, nil
+}
+
+// File returns the content of the file at path (slash separated) in the
+// tree root: a regular file, an executable or a symbolic link (its
+// target). A missing path, a folder or a submodule is ErrNotFound.
+func (r *Repo) File(root plumbing.Hash, path string) ([]byte, error) {
+	dir, name := "", path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		dir, name = path[:i], path[i+1:]
 	}
-	return &c, nil
-}
-
-// CommitObject returns a commit bound to the object storage, so that it can
-// reach its tree, files and parents (object.Commit.File, MergeBase…).
-func (r *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
-	return object.GetCommit(objectStorer{r.objects}, h)
-}
-
-// objectStorer completes the object storage into go-git's
-// storer.EncodedObjectStorer; alternates are read from
-// objects/info/alternates, never added.
-type objectStorer struct{ *filesystem.ObjectStorage }
-
-func (objectStorer) AddAlternate(string) error {
-	return errors.New("adding an alternate object store is not supported")
+	t := root
+	if dir != "" {
+		var err error
+		if t, err = r.SubtreeAt(root, dir); err != nil {
+			return nil, err
+		}
+	}
+	if !t.IsZero() {
+		ents, err := r.Tree(t)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			if e.Name == name && e.Mode != filemode.Dir && e.Mode != filemode.Submodule {
+				return r.Blob(e.Hash)
+			}
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 }
 
 // SubtreeAt follows path (slash separated folder names) from the tree root
@@ -171,8 +195,8 @@ func HashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
 
 // SortTree orders entries as git requires: by name, where a folder sorts as
 // if its name ended in "/".
-func SortTree(ents []object.TreeEntry) {
-	key := func(e object.TreeEntry) string {
+func SortTree(ents []TreeEntry) {
+	key := func(e TreeEntry) string {
 		if e.Mode == filemode.Dir {
 			return e.Name + "/"
 		}
@@ -182,7 +206,7 @@ func SortTree(ents []object.TreeEntry) {
 }
 
 // EncodeTree serialises entries (which must be sorted) as a tree object.
-func EncodeTree(ents []object.TreeEntry) []byte {
+func EncodeTree(ents []TreeEntry) []byte {
 	var b bytes.Buffer
 	for _, e := range ents {
 		fmt.Fprintf(&b, "%o %s", uint32(e.Mode), e.Name)
@@ -193,20 +217,9 @@ func EncodeTree(ents []object.TreeEntry) []byte {
 }
 
 // WriteTree sorts entries and stores them as a tree.
-func (r *Repo) WriteTree(ents []object.TreeEntry) (plumbing.Hash, error) {
+func (r *Repo) WriteTree(ents []TreeEntry) (plumbing.Hash, error) {
 	SortTree(ents)
 	return r.WriteObject(plumbing.TreeObject, EncodeTree(ents))
-}
-
-// EncodeCommit serialises a commit object.
-func EncodeCommit(c *object.Commit) ([]byte, error) {
-	o := &plumbing.MemoryObject{}
-	if err := c.Encode(o); err != nil {
-		return nil, err
-	}
-	rd, _ := o.Reader()
-	defer rd.Close()
-	return io.ReadAll(rd)
 }
 
 // Head describes what HEAD points at.
@@ -286,7 +299,7 @@ func (r *Repo) packedRef(name string) (plumbing.Hash, bool, error) {
 }
 
 // Ident is a name, an email and a time, as in a commit or reflog line.
-type Ident = object.Signature
+type Ident = Signature
 
 // ErrRefMoved means the compare-and-swap found the branch somewhere other
 // than the expected old value.

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // This file resolves revision names the way `git rev-parse` does, for the
@@ -417,11 +416,13 @@ func (r *Repo) peelTags(h plumbing.Hash) (plumbing.Hash, error) {
 		if o.Type() != plumbing.TagObject {
 			return h, nil
 		}
-		var t object.Tag
-		if err := t.Decode(o); err != nil {
+		b, err := content(o)
+		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		h = t.Target
+		if h, err = tagTarget(b); err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("tag %s: %w", o.Hash(), err)
+		}
 	}
 	return plumbing.ZeroHash, fmt.Errorf("tag %s: tags nest too deep", h)
 }

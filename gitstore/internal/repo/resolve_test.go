@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // gitEnv isolates the git CLI, the referee, from the machine's config.
@@ -226,13 +225,9 @@ func TestResolveAmbiguousShortIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	commitData := func(i int) []byte {
-		c := &object.Commit{Author: root.Author, Committer: root.Committer, TreeHash: root.TreeHash,
+		c := &Commit{Author: root.Author, Committer: root.Committer, TreeHash: root.TreeHash,
 			ParentHashes: []plumbing.Hash{head.Hash}, Message: fmt.Sprintf("n %d\n", i)}
-		b, err := EncodeCommit(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return EncodeCommit(c)
 	}
 	// Two commits sharing four hex digits (a birthday search, ~300 tries).
 	byPrefix := map[string]int{}
