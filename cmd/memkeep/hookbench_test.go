@@ -144,11 +144,23 @@ func BenchmarkHookStopTail(b *testing.B) {
 	f, _ := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write(turn)
 	f.Close()
+	// The turn's tool calls went through PostToolUse (a read, an edit, a
+	// command), so Stop sees new material and runs its whole check.
+	ptu := func(tool string) []byte {
+		return hookPayload(b, map[string]any{"session_id": "77777777-aaaa-4bbb-8ccc-000000000077", "cwd": dir, "hook_event_name": "PostToolUse", "tool_name": tool, "tool_input": map[string]any{"file_path": filepath.Join(dir, "api", "handler.go")}})
+	}
 	run.Before = func() error {
 		for _, p := range [][2]string{{snapshot, stateDir}, {memSnap, filepath.Join(dir, ".claude", "memory")}} {
 			os.RemoveAll(p[1])
 			if out, err := exec.Command("cp", "-a", p[0], p[1]).CombinedOutput(); err != nil {
 				b.Fatalf("%v %s", err, out)
+			}
+		}
+		for _, tool := range []string{"Read", "Edit", "Bash"} {
+			cmd := exec.Command(bin, "hook", "PostToolUse")
+			cmd.Dir, cmd.Env, cmd.Stdin = dir, benchEnv(), bytes.NewReader(ptu(tool))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("PostToolUse: %v %s", err, out)
 			}
 		}
 		return nil
