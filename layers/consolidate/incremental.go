@@ -64,7 +64,9 @@ type extractState struct {
 	Ranges int    `json:"ranges"`
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: building the table costs every process
+// start otherwise, hooks included.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // buildID identifies the running memkeep build, so that state written by
 // another build (whose extraction may differ) is never trusted. Empty when
@@ -223,11 +225,11 @@ func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error
 		}
 		next.PrefixOff = offs[open]
 		next.PrefixLines = boundary
-		next.PrefixCRC = crc32.Update(st.PrefixCRC, castagnoli, data[st.PrefixOff:next.PrefixOff])
+		next.PrefixCRC = crc32.Update(st.PrefixCRC, castagnoli(), data[st.PrefixOff:next.PrefixOff])
 		next.ClosedLen += int64(newly.Len())
 	}
 	next.Size = int64(len(data))
-	next.CRC = crc32.Update(next.PrefixCRC, castagnoli, data[next.PrefixOff:])
+	next.CRC = crc32.Update(next.PrefixCRC, castagnoli(), data[next.PrefixOff:])
 	next.Lines = lines
 	next.Ranges = 0
 	if lines > 0 {
@@ -256,7 +258,7 @@ func resumeState(p string, data []byte, conscious bool, held map[string]bool) (*
 	if st == nil || st.PrefixOff > int64(len(data)) ||
 		(st.PrefixOff > 0 && data[st.PrefixOff-1] != '\n') ||
 		int64(len(b)) < headerSize+st.ClosedLen ||
-		crc32.Checksum(data[:st.PrefixOff], castagnoli) != st.PrefixCRC {
+		crc32.Checksum(data[:st.PrefixOff], castagnoli()) != st.PrefixCRC {
 		return nil, nil
 	}
 	closed := b[headerSize : headerSize+st.ClosedLen]
@@ -355,7 +357,7 @@ func l1Coverage(l memdir.Layout, base string) (lines, ranges int, ok bool) {
 		return 0, 0, false
 	}
 	st := loadExtractState(l, base)
-	if st == nil || st.Size != int64(len(data)) || crc32.Checksum(data, castagnoli) != st.CRC {
+	if st == nil || st.Size != int64(len(data)) || crc32.Checksum(data, castagnoli()) != st.CRC {
 		return 0, 0, false
 	}
 	return st.Lines, st.Ranges, true

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memkeep/memkeep/layers/l2"
@@ -125,14 +126,14 @@ func StatementKey(session, rule string) string {
 	return sid8(session) + "#" + hash8(normText(rule))
 }
 
-var polarityWords = terms.NewSet(terms.Words("always never avoid stop longer ever must should"))
+var polarityWords = sync.OnceValue(func() terms.Set { return terms.NewSet(terms.Words("always never avoid stop longer ever must should")) })
 
 // ruleTopic is a rule's words without the words that give its polarity,
 // so that "always use tabs" and "never use tabs" share a topic.
 func ruleTopic(text string) terms.Set {
 	s := terms.Set{}
 	for _, w := range terms.Words(text) {
-		if _, p := polarityWords[w]; !p {
+		if _, p := polarityWords()[w]; !p {
 			s[w] = struct{}{}
 		}
 	}
