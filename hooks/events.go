@@ -102,16 +102,20 @@ func postToolUse(e *Env) (Output, error) {
 }
 
 func subagentStop(e *Env) (Output, error) {
-	if e.In.AgentTranscriptPath == "" {
-		return Output{}, nil
+	serr := e.Deps.Stream.Append(e.Layout, Event{
+		Type: "subagent_stop", Direction: "internal", SessionID: e.In.SessionID,
+		Summary: "subagent " + orDefault(e.In.AgentID, "?") + " finished", Metadata: map[string]string{"agent": e.In.AgentID},
+	})
+	if e.In.AgentTranscriptPath == "" || e.In.TranscriptPath == "" {
+		return Output{}, serr
 	}
 	// The parent's L1 file takes the subagent's records, marked with its id.
 	parent, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
 	if err != nil {
-		return Output{}, err
+		return Output{}, errors.Join(serr, err)
 	}
 	_, err = l1.Sync(e.Layout, e.In.AgentTranscriptPath, l1.SyncOptions{Base: parent.Base, Final: true, LockWait: syncWait})
-	return Output{}, err
+	return Output{}, errors.Join(serr, err)
 }
 
 func preCompact(e *Env) (Output, error) {

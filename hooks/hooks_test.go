@@ -320,3 +320,27 @@ func TestStopSettlesWhatNeedsNoJudgementAfterTheAgentActed(t *testing.T) {
 		t.Fatalf("continuation: want settle + commit, got %+v settled=%v commits=%d", o, mem.settled, git.commits)
 	}
 }
+
+// recordingStream keeps the events the hooks append.
+type recordingStream struct{ events []Event }
+
+func (r *recordingStream) Append(_ memdir.Layout, e Event) error {
+	r.events = append(r.events, e)
+	return nil
+}
+
+// TestEveryHandlerAppendsAStreamEvent: the stream is the record of all that
+// happened, so each event leaves a trace in it.
+func TestEveryHandlerAppendsAStreamEvent(t *testing.T) {
+	dir := project(t)
+	rec := &recordingStream{}
+	deps := Deps{Stream: rec, Memory: &fakeMemory{pending: []Pending{complete}}, Git: &fakeGit{}}
+	t.Setenv("MEMKEEP_NO_SPAWN", "1")
+	for _, ev := range Events {
+		before := len(rec.events)
+		call(t, dir, ev, map[string]any{"prompt": "hi", "tool_name": "Read", "agent_id": "a1"}, deps)
+		if len(rec.events) == before {
+			t.Errorf("%s appended no stream event", ev)
+		}
+	}
+}
