@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +42,7 @@ func memkeepBinary(tb testing.TB) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "memkeep")
-		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", builtBin, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
 		if err != nil {
 			buildErr = err
 			tb.Logf("%s", out)

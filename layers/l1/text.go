@@ -1,7 +1,6 @@
 package l1
 
 import (
-	"encoding/json"
 	"path"
 	"strings"
 
@@ -11,14 +10,6 @@ import (
 // redactText is the single point through which text enters L1.
 func redactText(s string) string { return redact.String(s) }
 
-// stringValue decodes a raw JSON string value; anything else gives "".
-func stringValue(v []byte) string {
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return ""
-	}
-	return s
-}
 
 // homePrefixes are the folders a path is made home-relative under, so that
 // no user name or machine layout reaches committed memory.
