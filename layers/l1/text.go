@@ -10,7 +10,6 @@ import (
 // redactText is the single point through which text enters L1.
 func redactText(s string) string { return redact.String(s) }
 
-
 // homePrefixes are the folders a path is made home-relative under, so that
 // no user name or machine layout reaches committed memory.
 var homePrefixes = []string{"/home/", "/Users/"}
