@@ -91,7 +91,11 @@ func parseLines(b []byte) map[string]line {
 			}
 			if rec.ID != nil && *rec.ID != "" {
 				ln.id = *rec.ID
-				ln.key = "id:" + ln.id
+				// Stream ids are 32 random bits: two clones can mint the
+				// same one for different events. The time is part of the
+				// key so such events are both kept, while an event present
+				// on both sides is still one line.
+				ln.key = "id:" + ln.id + "\x00" + ln.time
 			} else if n, err := strconv.ParseInt(string(rec.Off), 10, 64); err == nil {
 				ln.off, ln.l1 = n, true
 				ln.key = "off:" + string(rec.Off) + "\x00" + string(raw)

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,5 +186,29 @@ func TestRunMergeDriverExitCodes(t *testing.T) {
 	m1, m2 := MergeDigest("memory.md", []byte("b"), []byte("ours"), []byte("theirs!"), nil), MergeDigest("memory.md", []byte("b"), []byte("theirs!"), []byte("ours"), nil)
 	if string(m1) != string(m2) {
 		t.Fatal("digest pick depends on the side")
+	}
+}
+
+// TestMergeJSONLKeepsEventsThatShareAnID: two clones minted the same
+// random id for different events; the union keeps both.
+func TestMergeJSONLKeepsEventsThatShareAnID(t *testing.T) {
+	base := []byte(`{"schema_version":1,"id":"e-00000001","time":"2026-11-01T10:00:00.000Z","surface":"cli","type":"note","direction":"in","summary":"base"}` + "\n")
+	a := append(append([]byte(nil), base...), []byte(`{"schema_version":1,"id":"e-0badc0de","time":"2026-11-02T10:00:00.000Z","surface":"cli","type":"note","direction":"in","summary":"ours"}`+"\n")...)
+	b := append(append([]byte(nil), base...), []byte(`{"schema_version":1,"id":"e-0badc0de","time":"2026-11-03T11:00:00.000Z","surface":"cli","type":"note","direction":"in","summary":"theirs"}`+"\n")...)
+	out, err := MergeJSONL(base, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _ := MergeJSONL(base, b, a)
+	if !bytes.Equal(out, back) {
+		t.Fatal("result depends on which side is ours")
+	}
+	for _, want := range []string{`"summary":"base"`, `"summary":"ours"`, `"summary":"theirs"`} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("lost %s:\n%s", want, out)
+		}
+	}
+	if n := bytes.Count(out, []byte("\n")); n != 3 {
+		t.Errorf("want 3 lines, got %d:\n%s", n, out)
 	}
 }
