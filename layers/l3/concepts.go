@@ -281,7 +281,9 @@ func SuggestName(e *l2.Exchange) string {
 	})
 	var parts []string
 	for _, x := range all {
-		if len(parts) == 2 {
+		// A second word joins the name only when it is more than one
+		// passing word of the summary ("cart", not "cart-gives").
+		if len(parts) == 2 || len(parts) == 1 && x.n < 2 {
 			break
 		}
 		parts = append(parts, raw[x.k])

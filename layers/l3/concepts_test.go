@@ -48,3 +48,14 @@ func TestProposeAndAssign(t *testing.T) {
 		t.Error("assigning to a missing concept succeeded")
 	}
 }
+
+func TestSuggestNamePrefersTheFileWord(t *testing.T) {
+	e := &l2.Exchange{Summary: "The cart total is wrong for two items: 100 + 250 gives 250.", Files: []string{"cart/cart.go"}}
+	if got := SuggestName(e); got != "cart" {
+		t.Fatalf("got %q, want cart (a passing summary word is no part of a concept name)", got)
+	}
+	e = &l2.Exchange{Summary: "Tighten upload validation", Files: []string{"upload/validate.go", "upload/validate_test.go"}}
+	if got := SuggestName(e); got != "upload-validate" {
+		t.Fatalf("got %q, want upload-validate", got)
+	}
+}
