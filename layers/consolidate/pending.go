@@ -171,7 +171,7 @@ func l2Status(s *l2.File, recs []l1.Record, sid string) LayerStatus {
 }
 
 func coveredDetail(ranges, lines int) string {
-	return fmt.Sprintf("%d exchanges of %d L1 lines covered", ranges, lines)
+	return fmt.Sprintf("%s of %d L1 lines covered", plural(ranges, "exchange"), lines)
 }
 
 func overlaps(s *l2.File, r [2]int) bool {
@@ -222,7 +222,7 @@ func l3Status(concepts *l3.File, s *l2.File, sid string) LayerStatus {
 	if missing == 0 {
 		return LayerStatus{Layer: "L3", OK: true, Detail: "every L2 record of the session has a concept"}
 	}
-	detail := fmt.Sprintf("%d L2 records without a concept: confirm memkeep's proposal or name a better concept", missing)
+	detail := fmt.Sprintf("%s without a concept: confirm memkeep's proposal or name a better concept", plural(missing, "L2 record"))
 	if missing > len(cmds) {
 		detail += fmt.Sprintf(" (%d shown; memkeep consolidate --deep --session %s assigns the rest by proposal)", len(cmds), sid)
 	}
@@ -264,4 +264,12 @@ func oneLine(s string, n int) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// plural writes "1 exchange", "2 exchanges".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
