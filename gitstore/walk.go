@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/memkeep/memkeep/gitstore/internal/gitignore"
 
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
 )
@@ -67,7 +67,7 @@ func (ig *ignoreRules) addFile(p string, domain []string) {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		ig.pats = append(ig.pats, gitignore.ParsePattern(line, append([]string(nil), domain...)))
+		ig.pats = append(ig.pats, gitignore.Parse(line, append([]string(nil), domain...)))
 	}
 }
 

@@ -3,21 +3,29 @@ package repo
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-
-	format "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // Config is git's layered configuration as memkeep needs it: system,
 // global (XDG and ~/.gitconfig), repository, and per-worktree files, later
-// layers winning, with include.path followed one level deep. includeIf is
-// not evaluated.
+// ones winning, with include.path followed where it appears, as git does.
+// includeIf is not evaluated.
 type Config struct {
-	layers []*format.Config
+	entries []configEntry // in file and layer order; the last one wins
 }
 
-// LoadConfig reads every layer that exists; unreadable files are skipped,
-// because a broken global config must not stop a memory commit.
+// configEntry is one variable: name is "section.key" or
+// "section.subsection.key", section and key lower-cased. A key with no '='
+// at all has noValue set (true for a boolean, unlike "key =").
+type configEntry struct {
+	name, value string
+	noValue     bool
+}
+
+// LoadConfig reads every layer that exists; unreadable or malformed files
+// are skipped, because a broken global config must not stop a memory
+// commit.
 func LoadConfig(gitDir, commonDir string) *Config {
 	c := &Config{}
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
@@ -39,7 +47,7 @@ func LoadConfig(gitDir, commonDir string) *Config {
 		}
 	}
 	c.add(filepath.Join(commonDir, "config"))
-	if v, _ := c.Get("extensions", "", "worktreeconfig"); v == "true" {
+	if c.Bool("extensions", "worktreeconfig", false) {
 		c.add(filepath.Join(gitDir, "config.worktree"))
 	}
 	return c
@@ -52,67 +60,363 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func (c *Config) add(path string) { c.addDepth(path, 0) }
+// add appends the variables of one file; a file git would reject is
+// skipped whole.
+func (c *Config) add(path string) {
+	ents, err := readConfigFile(path, 0)
+	if err == nil {
+		c.entries = append(c.entries, ents...)
+	}
+}
 
-func (c *Config) addDepth(path string, depth int) {
-	f, err := os.Open(path)
+// maxIncludeDepth is git's limit on nested include.path.
+const maxIncludeDepth = 10
+
+// readConfigFile parses a config file and splices in the files its
+// include.path variables name, right after the include, as git does. A
+// missing include is ignored, as in git; so is a malformed one (git would
+// stop), like any malformed layer.
+func readConfigFile(path string, depth int) ([]configEntry, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return
+		return nil, err
 	}
-	defer f.Close()
-	cfg := format.New()
-	if err := format.NewDecoder(f).Decode(cfg); err != nil {
-		return
+	ents, err := parseConfig(b)
+	if err != nil {
+		return nil, err
 	}
-	c.layers = append(c.layers, cfg)
-	if depth > 2 {
-		return
+	if depth >= maxIncludeDepth {
+		return ents, nil
 	}
-	for _, inc := range cfg.Section("include").OptionAll("path") {
+	var out []configEntry
+	for _, e := range ents {
+		out = append(out, e)
+		if e.name != "include.path" || e.noValue || e.value == "" {
+			continue
+		}
+		inc := e.value
 		if strings.HasPrefix(inc, "~/") {
 			home, _ := os.UserHomeDir()
 			inc = filepath.Join(home, inc[2:])
 		} else if !filepath.IsAbs(inc) {
 			inc = filepath.Join(filepath.Dir(path), inc)
 		}
-		c.addDepth(inc, depth+1)
+		if sub, err := readConfigFile(inc, depth+1); err == nil {
+			out = append(out, sub...)
+		}
+	}
+	return out, nil
+}
+
+// errConfigSyntax is a line git's config parser rejects.
+type errConfigSyntax int
+
+func (e errConfigSyntax) Error() string { return "bad config line " + strconv.Itoa(int(e)) }
+
+// configParser follows git's config.c: a character stream where "\r\n"
+// reads as "\n" and the end of the file as a final "\n".
+type configParser struct {
+	b    []byte
+	pos  int
+	line int
+	eof  bool
+}
+
+func (p *configParser) next() byte {
+	if p.pos >= len(p.b) {
+		p.eof = true
+		return '\n'
+	}
+	c := p.b[p.pos]
+	p.pos++
+	if c == '\r' && p.pos < len(p.b) && p.b[p.pos] == '\n' {
+		c = '\n'
+		p.pos++
+	}
+	if c == '\n' {
+		p.line++
+	}
+	return c
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+func isAlpha(c byte) bool   { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isKeyChar(c byte) bool { return isAlpha(c) || '0' <= c && c <= '9' || c == '-' }
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// parseConfig parses the text of one config file into its variables, in
+// order, with git's rules: "[section]", "[section "subsection"]" (the
+// subsection case-sensitive, with \" and \\ escapes) and the old
+// "[section.subsection]" (lower-cased); keys case-insensitive, made of
+// letters, digits and '-', starting with a letter; "key" alone, or
+// "key = value" where the value has its outer blanks trimmed, keeps inner
+// ones, may be partly double-quoted (quotes keep blanks, ';' and '#'),
+// knows the escapes \" \\ \n \t \b and continues on the next line after
+// a final backslash; ';' and '#' start comments.
+func parseConfig(b []byte) ([]configEntry, error) {
+	b = bytesTrimBOM(b)
+	p := &configParser{b: b, line: 1}
+	var out []configEntry
+	var section []byte // "section." or "section.subsection."
+	comment := false
+	for {
+		c := p.next()
+		if c == '\n' {
+			if p.eof {
+				return out, nil
+			}
+			comment = false
+			continue
+		}
+		if comment || isSpace(c) {
+			continue
+		}
+		if c == '#' || c == ';' {
+			comment = true
+			continue
+		}
+		if c == '[' {
+			s, ok := p.sectionHeader()
+			if !ok || len(s) == 0 {
+				return nil, errConfigSyntax(p.line)
+			}
+			section = append(s, '.')
+			continue
+		}
+		if !isAlpha(c) {
+			return nil, errConfigSyntax(p.line)
+		}
+		// A key before any section header is listed by git but never
+		// found by a lookup; so it is here.
+		name := append(append([]byte(nil), section...), lower(c))
+		e, ok := p.variable(name)
+		if !ok {
+			return nil, errConfigSyntax(p.line)
+		}
+		out = append(out, e)
 	}
 }
 
-// Get returns the last value of section[.subsection].key.
-func (c *Config) Get(section, subsection, key string) (string, bool) {
-	for i := len(c.layers) - 1; i >= 0; i-- {
-		cfg := c.layers[i]
-		if !cfg.HasSection(section) {
+func bytesTrimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {
+		return b[3:]
+	}
+	return b
+}
+
+// sectionHeader reads what follows '[' up to ']'.
+func (p *configParser) sectionHeader() ([]byte, bool) {
+	var name []byte
+	for {
+		c := p.next()
+		if p.eof {
+			return nil, false
+		}
+		if c == ']' {
+			return name, true
+		}
+		if isSpace(c) {
+			return p.subsection(name, c)
+		}
+		if !isKeyChar(c) && c != '.' {
+			return nil, false
+		}
+		name = append(name, lower(c))
+	}
+}
+
+// subsection reads ` "subsection"]` after a section name.
+func (p *configParser) subsection(name []byte, c byte) ([]byte, bool) {
+	for isSpace(c) {
+		if c == '\n' {
+			return nil, false
+		}
+		c = p.next()
+	}
+	if c != '"' {
+		return nil, false
+	}
+	name = append(name, '.')
+	for {
+		c := p.next()
+		if c == '\n' {
+			return nil, false
+		}
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			if c = p.next(); c == '\n' {
+				return nil, false
+			}
+		}
+		name = append(name, c)
+	}
+	return name, p.next() == ']'
+}
+
+// variable reads the rest of a key (its first letter is in name) and its
+// value, through the end of the line.
+func (p *configParser) variable(name []byte) (configEntry, bool) {
+	var c byte
+	for {
+		c = p.next()
+		if p.eof || !isKeyChar(c) {
+			break
+		}
+		name = append(name, lower(c))
+	}
+	for c == ' ' || c == '\t' {
+		c = p.next()
+	}
+	e := configEntry{name: string(name)}
+	if c == '\n' {
+		e.noValue = true
+		return e, true
+	}
+	if c != '=' {
+		return e, false
+	}
+	v, ok := p.value()
+	e.value = v
+	return e, ok
+}
+
+// value is git's parse_value.
+func (p *configParser) value() (string, bool) {
+	var v []byte
+	quote, comment := false, false
+	trim := 0 // length to cut back to at the end (0: none)
+	for {
+		c := p.next()
+		if c == '\n' {
+			if quote {
+				return "", false
+			}
+			if trim > 0 {
+				v = v[:trim]
+			}
+			return string(v), true
+		}
+		if comment {
 			continue
 		}
-		s := cfg.Section(section)
-		if subsection == "" {
-			if s.HasOption(key) {
-				return s.Option(key), true
+		if isSpace(c) && !quote {
+			if trim == 0 {
+				trim = len(v)
+			}
+			if len(v) > 0 {
+				v = append(v, c)
 			}
 			continue
 		}
-		if s.HasSubsection(subsection) && s.Subsection(subsection).HasOption(key) {
-			return s.Subsection(subsection).Option(key), true
+		if !quote && (c == ';' || c == '#') {
+			comment = true
+			continue
 		}
+		trim = 0
+		if c == '\\' {
+			switch c = p.next(); c {
+			case '\n':
+				continue
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case 'n':
+				c = '\n'
+			case '\\', '"':
+			default:
+				return "", false
+			}
+			v = append(v, c)
+			continue
+		}
+		if c == '"' {
+			quote = !quote
+			continue
+		}
+		v = append(v, c)
 	}
-	return "", false
 }
 
-// Bool reads a boolean option the way git spells them.
+// lookup returns the last entry for section[.subsection].key; section and
+// key are case-insensitive, the subsection is not.
+func (c *Config) lookup(section, subsection, key string) (configEntry, bool) {
+	name := strings.ToLower(section) + "."
+	if subsection != "" {
+		name += subsection + "."
+	}
+	name += strings.ToLower(key)
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if c.entries[i].name == name {
+			return c.entries[i], true
+		}
+	}
+	return configEntry{}, false
+}
+
+// Get returns the last value of section[.subsection].key ("" for a key
+// given without '=').
+func (c *Config) Get(section, subsection, key string) (string, bool) {
+	e, ok := c.lookup(section, subsection, key)
+	return e.value, ok
+}
+
+// Bool reads a boolean option the way git spells them: a key without '='
+// is true, an empty value false; a value git would reject as a boolean
+// gives def.
 func (c *Config) Bool(section, key string, def bool) bool {
-	v, ok := c.Get(section, "", key)
+	e, ok := c.lookup(section, "", key)
 	if !ok {
 		return def
 	}
-	switch strings.ToLower(v) {
-	case "true", "yes", "on", "1", "":
+	if e.noValue {
 		return true
-	case "false", "no", "off", "0":
-		return false
+	}
+	if b, ok := parseBool(e.value); ok {
+		return b
 	}
 	return def
+}
+
+// parseBool is git_parse_maybe_bool: true/yes/on, false/no/off (any case),
+// "" (false), or an integer (non-zero is true).
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(v) {
+	case "true", "yes", "on":
+		return true, true
+	case "false", "no", "off", "":
+		return false, true
+	}
+	s := v
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false, false
+	}
+	zero := true
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] < '0' || s[i] > '9':
+			// git also takes a unit suffix (k, m, g)
+			if i == len(s)-1 && strings.IndexByte("kKmMgG", s[i]) >= 0 && i > 0 {
+				continue
+			}
+			return false, false
+		case s[i] != '0':
+			zero = false
+		}
+	}
+	return !zero, true
 }
 
 // Identity returns who a commit is by, with git's precedence: the

@@ -1,10 +1,9 @@
 // Package repo is the small repository interface gitstore commits through:
 // read and write objects, read HEAD and refs, and move a branch with a
-// compare-and-swap under git's own lock protocol. Objects go through go-git's
-// filesystem object storage (loose writes, packs, alternates); HEAD and refs
-// are read from their files directly, because resolving them through
-// go-git's repository type loads every pack index even when the answer
-// sits in a 41-byte file.
+// compare-and-swap under git's own lock protocol. Objects go through a small
+// object store of its own (objstore.go: loose objects, packs read with
+// go-git's pack and index codecs, alternates); HEAD and refs are read from
+// their files directly.
 package repo
 
 import (
@@ -18,12 +17,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Repo is one work tree's view of a repository.
@@ -31,7 +26,7 @@ type Repo struct {
 	// GitDir holds HEAD, the index and per-worktree state; CommonDir holds
 	// objects, refs and config (they differ in linked worktrees).
 	GitDir, CommonDir string
-	objects           *filesystem.ObjectStorage
+	objects           *objectStore
 	Config            *Config
 }
 
@@ -40,32 +35,31 @@ func Open(gitDir, commonDir string) (*Repo, error) {
 	if _, err := os.Stat(filepath.Join(commonDir, "objects")); err != nil {
 		return nil, fmt.Errorf("%s is not a git directory: %w", commonDir, err)
 	}
-	dg := dotgit.NewWithOptions(osfs.New(commonDir), dotgit.Options{})
-	st := filesystem.NewObjectStorageWithOptions(dg, cache.NewObjectLRU(4*cache.MiByte), filesystem.Options{
-		// Large blobs (long L1 transcripts) are streamed, not held.
-		LargeObjectThreshold: 8 << 20,
-	})
 	return &Repo{
 		GitDir:    gitDir,
 		CommonDir: commonDir,
-		objects:   st,
+		objects:   newObjectStore(filepath.Join(commonDir, "objects")),
 		Config:    LoadConfig(gitDir, commonDir),
 	}, nil
 }
 
 // Close releases open pack files.
-func (r *Repo) Close() error { return r.objects.Close() }
+func (r *Repo) Close() error { return r.objects.close() }
 
 // ErrNotFound is returned for a missing object.
 var ErrNotFound = plumbing.ErrObjectNotFound
 
-// readObject returns the content of an object of type t.
+// readObject returns the content of an object of type t. An object of
+// another type is ErrNotFound, as for go-git's object storage.
 func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
-	o, err := r.objects.EncodedObject(t, h)
+	got, b, err := r.objects.read(h)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", t, h, err)
 	}
-	return content(o)
+	if got != t {
+		return nil, fmt.Errorf("%s %s: is a %s: %w", t, h, got, ErrNotFound)
+	}
+	return b, nil
 }
 
 // content reads an object's content.
@@ -176,16 +170,10 @@ func (r *Repo) SubtreeAt(root plumbing.Hash, path string) (plumbing.Hash, error)
 // loose duplicate, which is harmless and pruned by gc.
 func (r *Repo) WriteObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := HashObject(t, data)
-	hex := h.String()
-	if _, err := os.Lstat(filepath.Join(r.CommonDir, "objects", hex[:2], hex[2:])); err == nil {
-		return h, nil // already stored loose: skip compressing a temporary copy
-	}
-	o := &plumbing.MemoryObject{}
-	o.SetType(t)
-	if _, err := o.Write(data); err != nil {
+	if err := r.objects.write(t, data, h); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return r.objects.SetEncodedObject(o)
+	return h, nil
 }
 
 // HashObject computes an object id without storing anything.
@@ -403,9 +391,8 @@ func short(h plumbing.Hash) string {
 // logRefUpdates follows core.logAllRefUpdates: branches and HEAD are logged
 // unless it is false, in which case only refs that already have a log are.
 func (r *Repo) logRefUpdates(name string) bool {
-	v, ok := r.Config.Get("core", "", "logallrefupdates")
-	if !ok || (v != "false" && v != "no" && v != "off" && v != "0") {
-		return true
+	if r.Config.Bool("core", "logallrefupdates", true) {
+		return true // unset, true, or "always" (not a boolean: the default)
 	}
 	dir := r.CommonDir
 	if name == "HEAD" {

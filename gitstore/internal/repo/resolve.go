@@ -279,8 +279,8 @@ func (r *Repo) shortHash(rev, prefix string, commitish bool) (plumbing.Hash, err
 	var desc []string
 	for _, h := range found {
 		t := "object"
-		if o, err := r.objects.EncodedObject(plumbing.AnyObject, h); err == nil {
-			t = o.Type().String()
+		if ot, err := r.objects.objectType(h); err == nil {
+			t = ot.String()
 		}
 		desc = append(desc, h.String()+" "+t)
 	}
@@ -329,27 +329,9 @@ func (r *Repo) HashesWithPrefix(prefix string) ([]plumbing.Hash, error) {
 	return out, nil
 }
 
-// objectDirs is the object folder followed by its alternates (one level,
-// as the object storage reads them).
-func (r *Repo) objectDirs() []string {
-	objects := filepath.Join(r.CommonDir, "objects")
-	dirs := []string{objects}
-	b, err := os.ReadFile(filepath.Join(objects, "info", "alternates"))
-	if err != nil {
-		return dirs
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if !filepath.IsAbs(line) {
-			line = filepath.Join(objects, line)
-		}
-		dirs = append(dirs, filepath.Clean(line))
-	}
-	return dirs
-}
+// objectDirs is the object folder followed by its alternates (followed
+// recursively, as the object store reads them).
+func (r *Repo) objectDirs() []string { return r.objects.dirs() }
 
 // idxBucket calls fn for every id in a pack index whose first byte is b,
 // reading only the fan-out table and that bucket (index versions 1 and 2).
@@ -409,19 +391,20 @@ func idxBucket(path string, b byte, fn func(plumbing.Hash)) error {
 // peelTags follows annotated tags to the object they finally name.
 func (r *Repo) peelTags(h plumbing.Hash) (plumbing.Hash, error) {
 	for depth := 0; depth < 16; depth++ {
-		o, err := r.objects.EncodedObject(plumbing.AnyObject, h)
+		t, err := r.objects.objectType(h)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("object %s: %w", h, err)
 		}
-		if o.Type() != plumbing.TagObject {
+		if t != plumbing.TagObject {
 			return h, nil
 		}
-		b, err := content(o)
+		b, err := r.readObject(plumbing.TagObject, h)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
+		tag := h
 		if h, err = tagTarget(b); err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("tag %s: %w", o.Hash(), err)
+			return plumbing.ZeroHash, fmt.Errorf("tag %s: %w", tag, err)
 		}
 	}
 	return plumbing.ZeroHash, fmt.Errorf("tag %s: tags nest too deep", h)
@@ -446,21 +429,21 @@ func (r *Repo) peelTo(h plumbing.Hash, kind string) (plumbing.Hash, error) {
 			return plumbing.ZeroHash, err
 		}
 	}
-	o, err := r.objects.EncodedObject(plumbing.AnyObject, p)
+	t, err := r.objects.objectType(p)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("object %s: %w", p, err)
 	}
 	switch {
-	case kind == "object", o.Type().String() == kind:
+	case kind == "object", t.String() == kind:
 		return p, nil
-	case kind == "tree" && o.Type() == plumbing.CommitObject:
+	case kind == "tree" && t == plumbing.CommitObject:
 		c, err := r.Commit(p)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
 		return c.TreeHash, nil
 	}
-	return plumbing.ZeroHash, fmt.Errorf("%s is a %s, not a %s", short(h), o.Type(), kind)
+	return plumbing.ZeroHash, fmt.Errorf("%s is a %s, not a %s", short(h), t, kind)
 }
 
 // peelCommit follows annotated tags to a commit; anything else is an error.
@@ -469,12 +452,12 @@ func (r *Repo) peelCommit(h plumbing.Hash) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	o, err := r.objects.EncodedObject(plumbing.AnyObject, p)
+	t, err := r.objects.objectType(p)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("object %s: %w", p, err)
 	}
-	if o.Type() != plumbing.CommitObject {
-		return plumbing.ZeroHash, fmt.Errorf("%s is a %s, not a commit", short(h), o.Type())
+	if t != plumbing.CommitObject {
+		return plumbing.ZeroHash, fmt.Errorf("%s is a %s, not a commit", short(h), t)
 	}
 	return p, nil
 }
