@@ -15,22 +15,31 @@ import (
 	"github.com/memkeep/memkeep/render"
 )
 
-// update runs fn on the loaded memory under the lock and saves what
-// changed.
-func update(l memdir.Layout, fn func(m *Memory) error) ([]string, error) {
-	lk, err := Lock(l, LockWait)
+// locked runs fn on the memory loaded under the memory lock, waiting at
+// most wait (LockWait when zero) for another memkeep process.
+func locked[T any](l memdir.Layout, wait time.Duration, fn func(m *Memory) (T, error)) (T, error) {
+	var zero T
+	lk, err := Lock(l, cmpOr(wait, LockWait))
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	defer lk.Unlock()
 	m, err := Load(l)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	if err := fn(m); err != nil {
-		return nil, err
-	}
-	return m.Save()
+	return fn(m)
+}
+
+// update runs fn on the loaded memory under the lock and saves what
+// changed.
+func update(l memdir.Layout, fn func(m *Memory) error) ([]string, error) {
+	return locked(l, 0, func(m *Memory) ([]string, error) {
+		if err := fn(m); err != nil {
+			return nil, err
+		}
+		return m.Save()
+	})
 }
 
 // ResolveSession finds the session a command means: the given id or stem,

@@ -106,15 +106,10 @@ func (s Summary) String() string {
 // Deep), reflection, memory.md. Files are written only when their bytes
 // change, so a consolidation with nothing new writes nothing.
 func Consolidate(l memdir.Layout, opts Options) (Summary, error) {
-	lk, err := Lock(l, cmpOr(opts.LockWait, LockWait))
-	if err != nil {
-		return Summary{}, err
-	}
-	defer lk.Unlock()
-	m, err := Load(l)
-	if err != nil {
-		return Summary{}, err
-	}
+	return locked(l, opts.LockWait, func(m *Memory) (Summary, error) { return m.consolidate(opts) })
+}
+
+func (m *Memory) consolidate(opts Options) (Summary, error) {
 	var sum Summary
 	targets, err := m.targets(opts)
 	if err != nil {
@@ -211,15 +206,10 @@ func Micro(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
 
 // microFull is Micro extracting the session's whole L1.
 func microFull(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
-	lk, err := Lock(l, cmpOr(opts.LockWait, LockWait))
-	if err != nil {
-		return Summary{}, err
-	}
-	defer lk.Unlock()
-	m, err := Load(l)
-	if err != nil {
-		return Summary{}, err
-	}
+	return locked(l, opts.LockWait, func(m *Memory) (Summary, error) { return m.microFull(sessionID, opts) })
+}
+
+func (m *Memory) microFull(sessionID string, opts Options) (Summary, error) {
 	var sum Summary
 	opts.SessionID = sessionID
 	targets, err := m.targets(opts)
@@ -354,17 +344,10 @@ func (m *Memory) finish(sum *Summary) error {
 // Reflect is `memkeep l4 reflect`: reflection and memory.md, without
 // extraction.
 func Reflect(l memdir.Layout, now time.Time) (Summary, error) {
-	lk, err := Lock(l, LockWait)
-	if err != nil {
-		return Summary{}, err
-	}
-	defer lk.Unlock()
-	m, err := Load(l)
-	if err != nil {
-		return Summary{}, err
-	}
-	sum := Summary{Reflection: l4.Reflect(m.Facts, m.Sessions, m.Concepts, now)}
-	return sum, m.finish(&sum)
+	return locked(l, 0, func(m *Memory) (Summary, error) {
+		sum := Summary{Reflection: l4.Reflect(m.Facts, m.Sessions, m.Concepts, now)}
+		return sum, m.finish(&sum)
+	})
 }
 
 // Render is `memkeep render`: memory.md from the files as they are.

@@ -110,6 +110,23 @@ func encodeJSON(v any) []byte {
 // JSON file has one form.
 func EncodeJSON(v any) []byte { return encodeJSON(v) }
 
+// LoadJSON decodes the committed JSON file at path into v. A missing file
+// leaves v as it is (empty memory). A damaged one is an error naming the
+// file, with repair, the layer's advice on how to get it back.
+func LoadJSON(path string, v any, repair string) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w (%s)", path, err, repair)
+	}
+	return nil
+}
+
 // Session names one recorded session: its file stem and, when known, its
 // full id.
 type Session struct {

@@ -10,10 +10,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -44,18 +41,11 @@ type File struct {
 
 // Load reads concepts.json; a missing file is an empty one.
 func Load(path string) (*File, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return &File{SchemaVersion: SchemaVersion}, nil
-	}
-	if err != nil {
+	f := &File{SchemaVersion: SchemaVersion}
+	if err := l2.LoadJSON(path, f, "restore it with git; memkeep consolidate --deep rebuilds concepts from L2"); err != nil {
 		return nil, err
 	}
-	var f File
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w (restore it with git; memkeep consolidate --deep rebuilds concepts from L2)", path, err)
-	}
-	return &f, nil
+	return f, nil
 }
 
 // Encode serialises the file byte-stably: concepts by id, lists sorted.

@@ -11,10 +11,8 @@ package l4
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -114,18 +112,11 @@ type Facts struct {
 
 // Load reads facts.json; a missing file is empty memory.
 func Load(path string) (*Facts, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return &Facts{SchemaVersion: SchemaVersion}, nil
-	}
-	if err != nil {
+	f := &Facts{SchemaVersion: SchemaVersion}
+	if err := l2.LoadJSON(path, f, "restore it with git; memkeep l4 reflect derives it again from L2 and L3, but rules added by hand would be lost"); err != nil {
 		return nil, err
 	}
-	var f Facts
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w (restore it with git; memkeep l4 reflect derives it again from L2 and L3, but rules added by hand would be lost)", path, err)
-	}
-	return &f, nil
+	return f, nil
 }
 
 // Encode serialises byte-stably: records by id, lists sorted, map keys
