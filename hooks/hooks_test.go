@@ -344,3 +344,18 @@ func TestEveryHandlerAppendsAStreamEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestTranscriptNeedleMatchesJavaScriptJSON: the needle must appear in the
+// transcript as Claude Code (JSON.stringify) writes it, or Stop would wait
+// its whole budget on every message with <, > or &.
+func TestTranscriptNeedleMatchesJavaScriptJSON(t *testing.T) {
+	for msg, written := range map[string]string{
+		"Use <T> & \"quotes\" here":  `Use <T> & \"quotes\" here`,
+		"tab\there":                  `tab\there`,
+		"before\u2028after the sep": `before`,
+	} {
+		if got := string(transcriptNeedle(msg)); got != written {
+			t.Errorf("%q: needle %q, want %q", msg, got, written)
+		}
+	}
+}

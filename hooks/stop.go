@@ -148,10 +148,20 @@ func transcriptNeedle(msg string) []byte {
 	if r := []rune(line); len(r) > 60 {
 		line = string(r[:60])
 	}
+	// Claude Code writes JSON with JavaScript's JSON.stringify, which
+	// leaves <, > and & and the line separators U+2028/U+2029 as they are;
+	// Go escapes them unless told not to, and the separators always.
+	if i := strings.IndexAny(line, "\u2028\u2029"); i >= 0 {
+		line = line[:i]
+	}
 	if line == "" {
 		return nil
 	}
-	b, _ := json.Marshal(line)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(line)
+	b := bytes.TrimSpace(buf.Bytes())
 	return b[1 : len(b)-1]
 }
 
