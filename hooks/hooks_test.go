@@ -350,8 +350,8 @@ func TestEveryHandlerAppendsAStreamEvent(t *testing.T) {
 // its whole budget on every message with <, > or &.
 func TestTranscriptNeedleMatchesJavaScriptJSON(t *testing.T) {
 	for msg, written := range map[string]string{
-		"Use <T> & \"quotes\" here":  `Use <T> & \"quotes\" here`,
-		"tab\there":                  `tab\there`,
+		"Use <T> & \"quotes\" here": `Use <T> & \"quotes\" here`,
+		"tab\there":                 `tab\there`,
 		"before\u2028after the sep": `before`,
 	} {
 		if got := string(transcriptNeedle(msg)); got != written {
