@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memkeep/memkeep/internal/jsonscan"
+
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -261,7 +263,7 @@ func (r *Refiner) user(f topFields, off int64) []Record {
 	}
 	var prompt []string
 	if len(m.Content) > 0 && m.Content[0] == '"' {
-		prompt = append(prompt, jsonString(m.Content))
+		prompt = append(prompt, jsonscan.String(m.Content))
 	} else {
 		blocks, _ := decodeBlocks(m.Content)
 		for _, b := range blocks {
@@ -312,12 +314,12 @@ func (r *Refiner) Flush() []Record {
 func decodeMessage(v []byte) (apiMessage, error) {
 	var m apiMessage
 	if len(v) == 0 {
-		return m, errSyntax
+		return m, jsonscan.ErrSyntax
 	}
-	err := members(v, func(key, val []byte) {
+	err := jsonscan.Members(v, func(key, val []byte) {
 		switch string(key) {
 		case "id":
-			m.ID = jsonString(val)
+			m.ID = jsonscan.String(val)
 		case "content":
 			m.Content = val
 		}
@@ -334,22 +336,22 @@ func decodeBlocks(v []byte) ([]block, error) {
 		return nil, nil
 	}
 	var bs []block
-	err := elements(v, func(el []byte) {
+	err := jsonscan.Elements(v, func(el []byte) {
 		var b block
-		if members(el, func(key, val []byte) {
+		if jsonscan.Members(el, func(key, val []byte) {
 			switch string(key) {
 			case "type":
-				b.Type = jsonString(val)
+				b.Type = jsonscan.String(val)
 			case "text":
-				b.Text = jsonString(val)
+				b.Text = jsonscan.String(val)
 			case "id":
-				b.ID = jsonString(val)
+				b.ID = jsonscan.String(val)
 			case "name":
-				b.Name = jsonString(val)
+				b.Name = jsonscan.String(val)
 			case "input":
 				b.Input = val
 			case "tool_use_id":
-				b.ToolUseID = jsonString(val)
+				b.ToolUseID = jsonscan.String(val)
 			case "content":
 				b.Content = val
 			case "is_error":

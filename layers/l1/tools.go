@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memkeep/memkeep/internal/jsonscan"
+
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -123,7 +125,7 @@ func readResultMeta(v []byte) resultMeta {
 	if len(v) == 0 || v[0] != '{' {
 		return m
 	}
-	_ = members(v, func(key, val []byte) {
+	_ = jsonscan.Members(v, func(key, val []byte) {
 		switch string(key) {
 		case "structuredPatch":
 			_ = jsonv2.Unmarshal(val, &m.patch, decodeOpts)
@@ -134,7 +136,7 @@ func readResultMeta(v []byte) resultMeta {
 		case "numMatches":
 			m.numMatches, m.hasMatches = atoi(val)
 		case "file":
-			_ = members(val, func(k, v []byte) {
+			_ = jsonscan.Members(val, func(k, v []byte) {
 				switch string(k) {
 				case "startLine":
 					m.startLine, _ = atoi(v)
@@ -197,7 +199,7 @@ func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
 			// older versions did not, and then the result is counted.
 			if meta := readResultMeta(f.toolUseResult); meta.fileLines > 0 {
 				rec.Lines = strconv.Itoa(max(meta.startLine, 1)) + "-" + strconv.Itoa(max(meta.startLine, 1)+meta.fileLines-1)
-			} else if full := jsonString(b.Content); full != "" {
+			} else if full := jsonscan.String(b.Content); full != "" {
 				rec.Lines = "1-" + strconv.Itoa(strings.Count(strings.TrimSuffix(full, "\n"), "\n")+1)
 			}
 		}
@@ -289,19 +291,19 @@ func resultText(v []byte) string {
 	}
 	switch v[0] {
 	case '"':
-		return jsonString(stringHead(v, maxResultRead))
+		return jsonscan.String(stringHead(v, maxResultRead))
 	case '[':
 		var sb strings.Builder
-		_ = elements(v, func(el []byte) {
+		_ = jsonscan.Elements(v, func(el []byte) {
 			if sb.Len() >= maxResultRead {
 				return
 			}
 			var typ string
 			var text []byte
-			_ = members(el, func(key, val []byte) {
+			_ = jsonscan.Members(el, func(key, val []byte) {
 				switch string(key) {
 				case "type":
-					typ = jsonString(val)
+					typ = jsonscan.String(val)
 				case "text":
 					text = val
 				}
@@ -310,7 +312,7 @@ func resultText(v []byte) string {
 				if sb.Len() > 0 {
 					sb.WriteByte('\n')
 				}
-				sb.WriteString(jsonString(stringHead(text, maxResultRead)))
+				sb.WriteString(jsonscan.String(stringHead(text, maxResultRead)))
 			}
 		})
 		return sb.String()
