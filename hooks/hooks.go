@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/jsonscan"
 	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
@@ -48,10 +49,9 @@ type Input struct {
 	Source string `json:"source,omitempty"` // SessionStart: startup, resume, clear, compact
 	Prompt string `json:"prompt,omitempty"` // UserPromptSubmit
 
-	ToolName     string          `json:"tool_name,omitempty"` // PostToolUse
-	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
-	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
-	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	ToolName  string          `json:"tool_name,omitempty"` // PostToolUse
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
 
 	StopHookActive       bool   `json:"stop_hook_active,omitempty"` // Stop, SubagentStop
 	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
@@ -117,7 +117,7 @@ func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Outpu
 	}()
 	var in Input
 	if len(bytes.TrimSpace(raw)) > 0 {
-		if jerr := json.Unmarshal(raw, &in); jerr != nil {
+		if jerr := decodeInput(raw, &in); jerr != nil {
 			// Nothing can be known about the project; say so on stderr only.
 			fmt.Fprintf(os.Stderr, "memkeep: %s hook: input is not JSON: %v\n", event, jerr)
 			return Output{}, nil, nil
@@ -153,6 +153,50 @@ func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Outpu
 		err = cerr
 	}
 	return out, env, err
+}
+
+// decodeInput reads the hook payload. A PostToolUse payload carries the
+// tool's whole response (a file read, a command's output); memkeep never
+// uses it, so the payload is scanned rather than decoded and only the
+// members below are read.
+func decodeInput(raw []byte, in *Input) error {
+	return jsonscan.Members(raw, func(key, val []byte) {
+		str := func() string { return jsonscan.String(val) }
+		switch string(key) {
+		case "session_id":
+			in.SessionID = str()
+		case "transcript_path":
+			in.TranscriptPath = str()
+		case "cwd":
+			in.Cwd = str()
+		case "hook_event_name":
+			in.Event = str()
+		case "permission_mode":
+			in.PermissionMode = str()
+		case "source":
+			in.Source = str()
+		case "prompt":
+			in.Prompt = str()
+		case "tool_name":
+			in.ToolName = str()
+		case "tool_input":
+			in.ToolInput = json.RawMessage(val)
+		case "tool_use_id":
+			in.ToolUseID = str()
+		case "stop_hook_active":
+			in.StopHookActive = string(val) == "true"
+		case "last_assistant_message":
+			in.LastAssistantMessage = str()
+		case "agent_id":
+			in.AgentID = str()
+		case "agent_transcript_path":
+			in.AgentTranscriptPath = str()
+		case "trigger":
+			in.Trigger = str()
+		case "reason":
+			in.Reason = str()
+		}
+	})
 }
 
 // handlers maps each event to its handler; see the package doc.

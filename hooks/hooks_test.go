@@ -359,3 +359,31 @@ func TestTranscriptNeedleMatchesJavaScriptJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeInputMatchesEncodingJSON: the scanner reads the same fields as
+// a full decode would, whatever else the payload carries.
+func TestDecodeInputMatchesEncodingJSON(t *testing.T) {
+	payload := map[string]any{
+		"session_id": "s1", "transcript_path": "/tmp/a b/t.jsonl", "cwd": "/work/\"quoted\"", "hook_event_name": "PostToolUse",
+		"permission_mode": "acceptEdits", "tool_name": "Read", "tool_input": map[string]any{"file_path": "/x/é.go", "limit": 5},
+		"tool_response": map[string]any{"file": map[string]any{"content": strings.Repeat("line with \\ and \"quotes\"\n", 50000)}},
+		"stop_hook_active": true, "last_assistant_message": "done <ok> \u2028 next", "prompt": "tab\there",
+		"unknown_future_field": []any{1, "two", map[string]any{"three": nil}},
+	}
+	raw, _ := json.Marshal(payload)
+	var want, got Input
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := decodeInput(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	wb, _ := json.Marshal(want)
+	gb, _ := json.Marshal(got)
+	if string(wb) != string(gb) {
+		t.Fatalf("decodeInput differs from encoding/json:\n got %s\nwant %s", gb, wb)
+	}
+	if err := decodeInput([]byte(`{"session_id": "s1", "cwd": `), &got); err == nil {
+		t.Fatal("a truncated payload must be an error")
+	}
+}
