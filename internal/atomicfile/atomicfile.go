@@ -13,6 +13,20 @@ import (
 // created when missing. On any error the target is left as it was and the
 // temporary file is removed.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, true)
+}
+
+// WriteState is WriteFile without the fsync, for local state under the git
+// dir that hooks rewrite on every turn (offsets, counters, caches). A
+// reader or a killed process still never sees a partial file; what is
+// given up is durability across a power loss, as git gives it up for its
+// index and refs by default (core.fsync), for a disk flush less on every
+// hook call.
+func WriteState(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -35,8 +49,10 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := f.Chmod(perm); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if sync {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
