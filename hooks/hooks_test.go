@@ -366,7 +366,7 @@ func TestDecodeInputMatchesEncodingJSON(t *testing.T) {
 	payload := map[string]any{
 		"session_id": "s1", "transcript_path": "/tmp/a b/t.jsonl", "cwd": "/work/\"quoted\"", "hook_event_name": "PostToolUse",
 		"permission_mode": "acceptEdits", "tool_name": "Read", "tool_input": map[string]any{"file_path": "/x/é.go", "limit": 5},
-		"tool_response": map[string]any{"file": map[string]any{"content": strings.Repeat("line with \\ and \"quotes\"\n", 50000)}},
+		"tool_response":    map[string]any{"file": map[string]any{"content": strings.Repeat("line with \\ and \"quotes\"\n", 50000)}},
 		"stop_hook_active": true, "last_assistant_message": "done <ok> \u2028 next", "prompt": "tab\there",
 		"unknown_future_field": []any{1, "two", map[string]any{"three": nil}},
 	}
