@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/shellquote"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -26,20 +27,7 @@ sessions/*.l1.jsonl linguist-generated=true
 // DriverCommand is the merge.memkeep.driver value for the memkeep binary
 // at memkeepCmd, shell-quoted when the path needs it.
 func DriverCommand(memkeepCmd string) string {
-	return shellQuote(memkeepCmd) + " merge-driver %O %A %B %P"
-}
-
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./-+:@=", r)) {
-			safe = false
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return shellquote.Quote(memkeepCmd) + " merge-driver %O %A %B %P"
 }
 
 const driverSection = `[merge "memkeep"]`

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/shellquote"
 )
 
 // hookTimeouts are the seconds Claude Code gives each of memkeep's hooks
@@ -27,17 +28,7 @@ var matcherEvents = map[string]bool{"PostToolUse": true}
 // Command is the shell command Claude Code runs for event: the memkeep
 // program, quoted so that a path with spaces survives the shell.
 func Command(program, event string) string {
-	return ShellQuote(program) + " hook " + event
-}
-
-// ShellQuote quotes s for a POSIX shell when it needs quoting.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return shellquote.Quote(program) + " hook " + event
 }
 
 // isOurs recognises a hook command memkeep wrote for event, whatever the

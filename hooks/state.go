@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -30,18 +29,8 @@ type sessionState struct {
 	Edits int `json:"edits"`
 }
 
-func sessionKey(sid string) string {
-	var b strings.Builder
-	for _, r := range sid {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			b.WriteRune(r)
-		}
-	}
-	if b.Len() == 0 {
-		return "unknown"
-	}
-	return b.String()
-}
+// sessionKey names a session's files under the git dir.
+func sessionKey(sid string) string { return memdir.SafeName(sid) }
 
 func hooksDir(l memdir.Layout) string { return filepath.Join(l.StateDir(), "hooks") }
 

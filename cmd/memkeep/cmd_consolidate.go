@@ -98,7 +98,7 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 			errs = append(errs, fmt.Errorf("session %s: %w (its marker is kept; the next run tries again)", sid, err))
 			continue
 		}
-		total = addSummary(total, sum)
+		total.Add(sum)
 		errs = append(errs, hooks.ClearDeferred(l, sid))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -126,27 +126,4 @@ func commitAfter(l memdir.Layout, mode, sessions string, s *streams) {
 	case res.Status == gitstore.Committed:
 		fmt.Fprintf(s.err, "memkeep: committed %s %s\n", short(res.Commit), res.Subject)
 	}
-}
-
-func addSummary(a, b consolidate.Summary) consolidate.Summary {
-	a.Sessions += b.Sessions
-	a.Added += b.Added
-	a.Updated += b.Updated
-	a.Removed += b.Removed
-	a.Linked += b.Linked
-	a.Assigned += b.Assigned
-	a.ConceptsCreated += b.ConceptsCreated
-	a.Rendered = a.Rendered || b.Rendered
-	a.Written = append(a.Written, b.Written...)
-	a.EvalErr = errors.Join(a.EvalErr, b.EvalErr)
-	r, x := &a.Reflection, b.Reflection
-	r.RulesAdded += x.RulesAdded
-	r.RulesPromoted += x.RulesPromoted
-	r.RulesFlagged += x.RulesFlagged
-	r.SolutionsAdded += x.SolutionsAdded
-	r.SolutionsUpdated += x.SolutionsUpdated
-	r.CoreAdded += x.CoreAdded
-	r.CoreUpdated += x.CoreUpdated
-	r.Expired += x.Expired
-	return a
 }

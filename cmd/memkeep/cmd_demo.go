@@ -20,6 +20,7 @@ import (
 	"github.com/memkeep/memkeep/fixtures"
 	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
+	"github.com/memkeep/memkeep/internal/shellquote"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -290,7 +291,7 @@ func selfCommand() (string, error) {
 // runShell runs a memkeep command line through sh, with memkeep being this
 // binary, as an agent's Bash tool would.
 func runShell(s *streams, exe, dir, line string) error {
-	cmd := exec.Command("sh", "-c", hooks.ShellQuote(exe)+strings.TrimPrefix(line, "memkeep"))
+	cmd := exec.Command("sh", "-c", shellquote.Quote(exe)+strings.TrimPrefix(line, "memkeep"))
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = s.out, s.err
 	return cmd.Run()

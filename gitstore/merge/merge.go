@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -475,6 +474,3 @@ func (m *merger) records(b, a, t *value) *value {
 	sort.Slice(out.elems, func(i, j int) bool { return out.elems[i].id() < out.elems[j].id() })
 	return out
 }
-
-// isDigest reports memory.md, the rendered view re-made from merged JSON.
-func isDigest(p string) bool { return path.Base(p) == "memory.md" }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memkeep/memkeep/internal/shellquote"
 )
 
 // The test binary doubles as the hook command: Claude Code runs
@@ -152,7 +154,7 @@ func recordingHarnessOpts(t *testing.T, script Script, opts []Option, env ...str
 	hookDir := t.TempDir()
 	h.Env = append([]string{envHookDir + "=" + hookDir}, env...)
 	h.InstallHooks(func(ev string) string {
-		return "CLAUDETEST_HOOK=" + ev + " " + shellQuote(self)
+		return "CLAUDETEST_HOOK=" + ev + " " + shellquote.Quote(self)
 	}, AllHookEvents...)
 	return h, hookDir
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
+
+	"github.com/memkeep/memkeep/internal/shellquote"
 )
 
 // Script is what the scripted "model" answers, read from a scenario file
@@ -199,12 +201,7 @@ var templateFuncs = template.FuncMap{
 		return out, nil
 	},
 	"join":       func(sep string, parts []string) string { return strings.Join(parts, sep) },
-	"shellQuote": shellQuote,
-}
-
-// shellQuote makes s one single-quoted POSIX shell word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	"shellQuote": shellquote.Quote,
 }
 
 func parseTemplate(s string) (*template.Template, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memkeep/memkeep/internal/shellquote"
 	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
@@ -165,7 +166,7 @@ func l2Status(s *l2.File, recs []l1.Record, sid string) LayerStatus {
 			break
 		}
 		summary := promptSummary(recs, r)
-		cmds = append(cmds, fmt.Sprintf("memkeep l2 add --session %s --range %d-%d --summary %s", sid, r[0], r[1], shellQuote(summary)))
+		cmds = append(cmds, fmt.Sprintf("memkeep l2 add --session %s --range %d-%d --summary %s", sid, r[0], r[1], shellquote.Quote(summary)))
 	}
 	return LayerStatus{Layer: "L2", Detail: fmt.Sprintf("%d of %d exchanges not in L2 (L1 lines %s): extract them, or say what mattered with l2 add (edit the summary)", len(missing), len(ranges), strings.Join(spans, ", ")), Commands: cmds}
 }
@@ -213,7 +214,7 @@ func l3Status(concepts *l3.File, s *l2.File, sid string) LayerStatus {
 			}
 			p := concepts.Propose(e)
 			if p.New() {
-				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --new %s   # new concept for: %s", e.ID, shellQuote(p.Name), oneLine(e.Summary, 70)))
+				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --new %s   # new concept for: %s", e.ID, shellquote.Quote(p.Name), oneLine(e.Summary, 70)))
 			} else {
 				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --concept %s   # %s (similarity %.2f): %s", e.ID, p.ConceptID, p.Name, p.Score, oneLine(e.Summary, 60)))
 			}
@@ -247,11 +248,6 @@ func digestStatus(current bool) LayerStatus {
 		return LayerStatus{Layer: "memory.md", OK: true, Detail: "current"}
 	}
 	return LayerStatus{Layer: "memory.md", Detail: "out of date with facts.json, concepts.json and L2", Commands: []string{"memkeep render"}}
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func oneLine(s string, n int) string {

@@ -62,6 +62,29 @@ type Summary struct {
 // Changed reports whether any committed file changed.
 func (s Summary) Changed() bool { return len(s.Written) > 0 }
 
+// Add accumulates o into s (a run over several sessions reports once).
+func (s *Summary) Add(o Summary) {
+	s.Sessions += o.Sessions
+	s.Added += o.Added
+	s.Updated += o.Updated
+	s.Removed += o.Removed
+	s.Linked += o.Linked
+	s.Assigned += o.Assigned
+	s.ConceptsCreated += o.ConceptsCreated
+	s.Rendered = s.Rendered || o.Rendered
+	s.Written = append(s.Written, o.Written...)
+	s.EvalErr = errors.Join(s.EvalErr, o.EvalErr)
+	r, x := &s.Reflection, o.Reflection
+	r.RulesAdded += x.RulesAdded
+	r.RulesPromoted += x.RulesPromoted
+	r.RulesFlagged += x.RulesFlagged
+	r.SolutionsAdded += x.SolutionsAdded
+	r.SolutionsUpdated += x.SolutionsUpdated
+	r.CoreAdded += x.CoreAdded
+	r.CoreUpdated += x.CoreUpdated
+	r.Expired += x.Expired
+}
+
 // String is a one-line account for a commit message: "+3 exchanges,
 // 2 assigned, 1 rule promoted, memory.md". A consolidation that wrote
 // nothing says "no change", whatever it computed on the way (records of

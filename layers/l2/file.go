@@ -110,6 +110,18 @@ func encodeJSON(v any) []byte {
 // JSON file has one form.
 func EncodeJSON(v any) []byte { return encodeJSON(v) }
 
+// SortedSet returns l sorted, without duplicates, and never nil (an empty
+// list encodes as [] rather than null): the form of every string list in a
+// committed memory file.
+func SortedSet(l []string) []string {
+	out := slices.Clone(l)
+	if out == nil {
+		out = []string{}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // LoadJSON decodes the committed JSON file at path into v. A missing file
 // leaves v as it is (empty memory). A damaged one is an error naming the
 // file, with repair, the layer's advice on how to get it back.

@@ -389,11 +389,5 @@ func top(m map[string]int, n int) []string {
 	return keys
 }
 
-func set(l []string) []string {
-	out := slices.Clone(l)
-	if out == nil {
-		out = []string{}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
+// set is the sorted, duplicate-free form of a list (l2.SortedSet).
+func set(l []string) []string { return l2.SortedSet(l) }

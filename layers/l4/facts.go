@@ -163,14 +163,8 @@ func (f *Facts) Encode() []byte {
 // Save writes facts.json atomically.
 func (f *Facts) Save(path string) error { return atomicfile.WriteFile(path, f.Encode(), 0o644) }
 
-func set(l []string) []string {
-	out := slices.Clone(l)
-	if out == nil {
-		out = []string{}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
+// set is the sorted, duplicate-free form of a list (l2.SortedSet).
+func set(l []string) []string { return l2.SortedSet(l) }
 
 func hash8(s string) string {
 	h := sha256.Sum256([]byte(s))

@@ -123,19 +123,21 @@ func SessionBase(start time.Time, sessionID string) string {
 	if len(sid) > 8 {
 		sid = sid[:8]
 	}
-	sid = sanitize(sid)
-	if sid == "" {
-		sid = "unknown"
-	}
-	return start.UTC().Format("2006-01-02_1504") + "_" + sid
+	return start.UTC().Format("2006-01-02_1504") + "_" + SafeName(sid)
 }
 
-func sanitize(s string) string {
+// SafeName keeps the letters, digits, '-' and '_' of a name that comes
+// from outside (a session id) so it can name a file without leaving its
+// folder; a name with none of them becomes "unknown".
+func SafeName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			b.WriteRune(r)
 		}
+	}
+	if b.Len() == 0 {
+		return "unknown"
 	}
 	return b.String()
 }
