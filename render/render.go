@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/yuin/goldmark"
-
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l2/terms"
@@ -40,20 +38,24 @@ const (
 // Markdown renders memory.md: rules (promoted, flagged, candidates),
 // solutions, core logic, the top concepts and the recent sessions' most
 // significant exchanges.
-func Markdown(m Memory) []byte {
-	var b bytes.Buffer
-	b.WriteString("# Project memory\n\n")
-	b.WriteString("<!-- Rendered by memkeep from facts.json, concepts.json and sessions/*.l2.json. Do not edit: change the memory with memkeep commands (remember, l4 add-rule, forget) and run memkeep render. -->\n")
+func Markdown(m Memory) []byte { return document(m).markdown() }
+
+// document describes memory.md once, for both Markdown and HTML.
+func document(m Memory) *doc {
+	d := &doc{}
+	d.heading(1, text("Project memory"))
+	d.comment("Rendered by memkeep from facts.json, concepts.json and sessions/*.l2.json. Do not edit: change the memory with memkeep commands (remember, l4 add-rule, forget) and run memkeep render.")
 
 	promoted, candidates := splitRules(m.Facts.Rules)
-	section(&b, "Rules", len(promoted) == 0, "No rules yet. State one with `memkeep l4 add-rule TEXT`, or tell the agent \"always …\" / \"never …\".")
+	section(d, "Rules", len(promoted) == 0, text("No rules yet. State one with "), code("memkeep l4 add-rule TEXT"), text(", or tell the agent \"always …\" / \"never …\"."))
 	for _, r := range promoted {
-		fmt.Fprintf(&b, "- %s%s\n", r.Text, ruleNote(r))
+		d.item(append([]span{text(r.Text)}, ruleNote(r)...)...)
 	}
 	if len(candidates) > 0 {
-		b.WriteString("\n### Candidate rules\n\nStated in fewer than 3 sessions so far.\n\n")
+		d.heading(3, text("Candidate rules"))
+		d.paragraph(text("Stated in fewer than 3 sessions so far."))
 		for _, r := range candidates {
-			fmt.Fprintf(&b, "- %s%s\n", r.Text, ruleNote(r))
+			d.item(append([]span{text(r.Text)}, ruleNote(r)...)...)
 		}
 	}
 
@@ -61,44 +63,46 @@ func Markdown(m Memory) []byte {
 	slices.SortFunc(sols, func(a, c l4.Solution) int {
 		return cmp.Or(cmp.Compare(c.Confidence, a.Confidence), strings.Compare(a.ID, c.ID))
 	})
-	section(&b, "Solutions", len(sols) == 0, "No recurring problem solved yet.")
+	section(d, "Solutions", len(sols) == 0, text("No recurring problem solved yet."))
 	for _, s := range sols {
-		fmt.Fprintf(&b, "- **%s** → %s *(%d sessions, confidence %.2f%s)* `%s`\n", oneLine(s.Problem), oneLine(s.Solution), len(s.Sessions), s.Confidence, reviewMark(s.Review), s.ID)
+		d.item(strong(text(oneLine(s.Problem))), text(" → "+oneLine(s.Solution)+" "),
+			note(fmt.Sprintf("%d sessions, confidence %.2f", len(s.Sessions), s.Confidence), s.Review), text(" "), code(s.ID))
 	}
 
-	section(&b, "Core logic", len(m.Facts.CoreLogic) == 0, "No feature changed in 3 or more sessions yet.")
+	section(d, "Core logic", len(m.Facts.CoreLogic) == 0, text("No feature changed in 3 or more sessions yet."))
 	for _, k := range m.Facts.CoreLogic {
-		fmt.Fprintf(&b, "- %s%s *(%d sessions)* `%s`\n", oneLine(k.Text), filesNote(k.Files, 4), len(k.Sessions), k.ID)
+		sp := append([]span{text(oneLine(k.Text))}, fileSpans(k.Files, 4)...)
+		d.item(append(sp, text(" "), note(fmt.Sprintf("%d sessions", len(k.Sessions)), false), text(" "), code(k.ID))...)
 	}
 
 	cs := topConceptList(m.Concepts, topConcepts)
-	section(&b, "Concepts", len(cs) == 0, "No concepts yet: `memkeep l3 assign` groups exchanges into them.")
+	section(d, "Concepts", len(cs) == 0, text("No concepts yet: "), code("memkeep l3 assign"), text(" groups exchanges into them."))
 	for _, c := range cs {
-		fmt.Fprintf(&b, "- **%s** (%d exchanges): %s%s `%s`\n", c.Name, len(c.Exchanges), oneLine(c.Summary), filesNote(c.Files, 3), c.ID)
+		sp := []span{strong(text(c.Name)), text(fmt.Sprintf(" (%d exchanges): %s", len(c.Exchanges), oneLine(c.Summary)))}
+		sp = append(sp, fileSpans(c.Files, 3)...)
+		d.item(append(sp, text(" "), code(c.ID))...)
 	}
 
 	ss := recent(m.Sessions, recentSessions)
-	section(&b, "Recent sessions", len(ss) == 0, "No session consolidated yet.")
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "### %s\n\n", s.Base())
+	section(d, "Recent sessions", len(ss) == 0, text("No session consolidated yet."))
+	for _, s := range ss {
+		d.heading(3, text(s.Base()))
 		for _, e := range topExchanges(s, perSessionRecords) {
 			mark := ""
 			if e.Convergent {
 				mark = ", convergent"
 			}
-			fmt.Fprintf(&b, "- %s *(%s, %.2f%s)* `%s`\n", oneLine(e.Summary), e.Type, e.Significance, mark, e.ID)
+			d.item(text(oneLine(e.Summary)+" "), note(fmt.Sprintf("%s, %.2f%s", e.Type, e.Significance, mark), false), text(" "), code(e.ID))
 		}
 	}
-	return b.Bytes()
+	return d
 }
 
-func section(b *bytes.Buffer, title string, empty bool, none string) {
-	fmt.Fprintf(b, "\n## %s\n\n", title)
+// section starts a top-level section, saying none when it is empty.
+func section(d *doc, title string, empty bool, none ...span) {
+	d.heading(2, text(title))
 	if empty {
-		b.WriteString(none + "\n")
+		d.paragraph(none...)
 	}
 }
 
@@ -117,7 +121,9 @@ func splitRules(rules []l4.Rule) (promoted, candidates []l4.Rule) {
 	return promoted, candidates
 }
 
-func ruleNote(r l4.Rule) string {
+// ruleNote is what follows a rule's text: how it was established, its
+// confidence, its contradictions and review flag, then its ID.
+func ruleNote(r l4.Rule) []span {
 	var parts []string
 	if n := len(r.Sessions); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d sessions", n))
@@ -128,29 +134,34 @@ func ruleNote(r l4.Rule) string {
 	if r.Contradictions > 0 {
 		parts = append(parts, fmt.Sprintf("contradicted %d times", r.Contradictions))
 	}
-	return fmt.Sprintf(" *(%s%s)* `%s`", strings.Join(parts, ", "), reviewMark(r.Review), r.ID)
+	return []span{text(" "), note(strings.Join(parts, ", "), r.Review), text(" "), code(r.ID)}
 }
 
-func reviewMark(review bool) string {
+// note is an emphasised parenthesis, "(body)", ending in a strong "needs
+// review" when the item is flagged.
+func note(body string, review bool) span {
 	if review {
-		return ", **needs review**"
+		return emphasis(text("("+body+", "), strong(text("needs review")), text(")"))
 	}
-	return ""
+	return emphasis(text("(" + body + ")"))
 }
 
-func filesNote(files []string, n int) string {
+// fileSpans lists the first n files as code, then how many more there are.
+func fileSpans(files []string, n int) []span {
 	if len(files) == 0 {
-		return ""
+		return nil
 	}
-	var q []string
-	for _, f := range files[:min(n, len(files))] {
-		q = append(q, "`"+f+"`")
+	sp := []span{text(" — ")}
+	for i, f := range files[:min(n, len(files))] {
+		if i > 0 {
+			sp = append(sp, text(", "))
+		}
+		sp = append(sp, code(f))
 	}
-	more := ""
 	if len(files) > n {
-		more = fmt.Sprintf(" +%d", len(files)-n)
+		sp = append(sp, text(fmt.Sprintf(" +%d", len(files)-n)))
 	}
-	return " — " + strings.Join(q, ", ") + more
+	return sp
 }
 
 func topConceptList(f *l3.File, n int) []l3.Concept {
@@ -199,20 +210,20 @@ func Current(path string, m Memory) bool {
 	return err == nil && bytes.Equal(have, Markdown(m))
 }
 
-// HTML writes a browsable view of memory.md into dir as index.html.
+// HTML writes a browsable view of memory.md into dir as index.html. The
+// body comes from the same document as memory.md, written as HTML.
 func HTML(dir string, m Memory) (string, error) {
-	var body bytes.Buffer
-	if err := goldmark.Convert(Markdown(m), &body); err != nil {
-		return "", err
-	}
-	page := "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Project memory</title>\n" +
+	var page bytes.Buffer
+	page.WriteString("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Project memory</title>\n" +
 		"<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>\n" +
-		"</head><body>\n" + body.String() + "</body></html>\n"
+		"</head><body>\n")
+	document(m).html(&page)
+	page.WriteString("</body></html>\n")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	p := filepath.Join(dir, "index.html")
-	return p, atomicfile.WriteFile(p, []byte(page), 0o644)
+	return p, atomicfile.WriteFile(p, page.Bytes(), 0o644)
 }
 
 // ContextOptions say what the session is about to work on.
@@ -285,7 +296,7 @@ func Context(m Memory, opts ContextOptions) string {
 	}
 	h = heading("Concepts")
 	for _, x := range rel {
-		if !h() || !add(fmt.Sprintf("- %s: %s%s\n", x.c.Name, oneLine(x.c.Summary), filesNote(x.c.Files, 3))) {
+		if !h() || !add(fmt.Sprintf("- %s: %s%s\n", x.c.Name, oneLine(x.c.Summary), markdownInline(fileSpans(x.c.Files, 3)))) {
 			break
 		}
 	}
