@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/jsonscan"
 	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
@@ -68,16 +68,33 @@ func userPromptSubmit(e *Env) (Output, error) {
 
 // toolCapture is the part of a tool's input PostToolUse records.
 type toolCapture struct {
-	FilePath string `json:"file_path"`
-	Command  string `json:"command"`
-	Pattern  string `json:"pattern"`
+	FilePath string // file_path
+	Command  string // command
+	Pattern  string // pattern
+}
+
+// captureTool reads the members of a tool input that PostToolUse records;
+// tools with other inputs record only their name. The input is scanned, not
+// decoded: a Write's input carries the whole file.
+func captureTool(raw []byte) toolCapture {
+	var c toolCapture
+	_ = jsonscan.Members(raw, func(key, val []byte) {
+		switch string(key) {
+		case "file_path":
+			c.FilePath = jsonscan.String(val)
+		case "command":
+			c.Command = jsonscan.String(val)
+		case "pattern":
+			c.Pattern = jsonscan.String(val)
+		}
+	})
+	return c
 }
 
 func postToolUse(e *Env) (Output, error) {
 	edit := isEdit(e.In.ToolName)
 	err := countTool(e.Layout, e.In.SessionID, edit)
-	var in toolCapture
-	_ = json.Unmarshal(e.In.ToolInput, &in) // tools with other inputs record only their name
+	in := captureTool(e.In.ToolInput)
 	summary := e.In.ToolName
 	meta := map[string]string{"tool": e.In.ToolName}
 	switch {

@@ -100,12 +100,21 @@ func Run(event string, stdin io.Reader, stdout io.Writer, deps Deps) int {
 			out.SystemMessage = msg
 		}
 	}
-	b, merr := json.Marshal(out)
-	if merr != nil {
-		b = []byte("{}")
-	}
-	stdout.Write(append(b, '\n'))
+	stdout.Write(encodeOutput(out))
 	return 0
+}
+
+// encodeOutput is the answer's one line of JSON. Most calls have nothing to
+// say, and their {} is written without waking encoding/json's reflection.
+func encodeOutput(out Output) []byte {
+	if out == (Output{}) {
+		return []byte("{}\n")
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return []byte("{}\n")
+	}
+	return append(b, '\n')
 }
 
 func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Output, env *Env, err error) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -64,12 +65,12 @@ func countTool(l memdir.Layout, sid string, edit bool) error {
 	if edit {
 		c = 'e'
 	}
-	f, err := os.OpenFile(countersPath(l, sid), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := fastfile.Open(countersPath(l, sid), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if os.IsNotExist(err) {
 		if err := os.MkdirAll(hooksDir(l), 0o755); err != nil {
 			return err
 		}
-		f, err = os.OpenFile(countersPath(l, sid), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err = fastfile.Open(countersPath(l, sid), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	}
 	if err != nil {
 		return err

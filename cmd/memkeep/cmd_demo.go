@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -94,7 +95,7 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	// Background consolidation would outlive the demo: run it in line.
 	os.Setenv("MEMKEEP_NO_SPAWN", "1")
 	sid := "d3m0d3m0-5e55-4a11-8000-000000000001"
-	transcript := filepath.Join(dir, "home", ".claude", "projects", nonAlnum.ReplaceAllString(root, "-"), sid+".jsonl")
+	transcript := filepath.Join(dir, "home", ".claude", "projects", projectSlug(root), sid+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o755); err != nil {
 		return err
 	}
@@ -234,7 +235,10 @@ func describeStep(st fixtures.Step) string {
 	return ""
 }
 
-var commandLine = regexp.MustCompile(`(?m)^    (memkeep [^\n]+)$`)
+// commandLine finds the commands in a Stop request. Compiled on first use:
+// package-level patterns are compiled at every start of the binary,
+// hooks included.
+var commandLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^    (memkeep [^\n]+)$`) })
 
 // demoStop shows what Stop answered and, when it asks for memory work,
 // runs the commands as the agent would and fires Stop again.
@@ -256,7 +260,7 @@ func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string
 		for _, line := range strings.Split(strings.TrimSpace(ask), "\n") {
 			fmt.Fprintf(s.out, "   | %s\n", line)
 		}
-		cmds := commandLine.FindAllStringSubmatch(ask, -1)
+		cmds := commandLine().FindAllStringSubmatch(ask, -1)
 		for _, m := range cmds {
 			fmt.Fprintf(s.out, "   agent runs: %s\n", m[1])
 			if err := runShell(&streams{in: s.in, out: io.Discard, err: s.err}, exe, root, m[1]); err != nil {

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -43,7 +42,16 @@ Importing again rewrites the same files with the same bytes.`,
 	}
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
+// projectSlug is Claude Code's folder name for a project: every character
+// of its path that is not an ASCII letter or digit becomes '-'.
+func projectSlug(root string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, root)
+}
 
 // claudeProjectDir is where Claude Code keeps the transcripts of the
 // project at root.
@@ -56,7 +64,7 @@ func claudeProjectDir(root string) (string, error) {
 		}
 		base = filepath.Join(home, ".claude")
 	}
-	return filepath.Join(base, "projects", nonAlnum.ReplaceAllString(root, "-")), nil
+	return filepath.Join(base, "projects", projectSlug(root)), nil
 }
 
 // sessionFiles groups transcript files into main transcripts and the

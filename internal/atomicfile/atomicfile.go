@@ -4,9 +4,15 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+
+	"github.com/memkeep/memkeep/internal/fastfile"
 )
 
 // WriteFile atomically replaces path with data. The parent directory is
@@ -31,11 +37,10 @@ func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, tmp, err := createTemp(dir, "."+filepath.Base(path)+".tmp-", perm)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	ok := false
 	defer func() {
 		if !ok {
@@ -62,4 +67,17 @@ func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	}
 	ok = true
 	return nil
+}
+
+// createTemp is os.CreateTemp through fastfile: hooks write state files on
+// every turn.
+func createTemp(dir, prefix string, perm os.FileMode) (*os.File, string, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		f, err := fastfile.Open(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, name, err
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/memkeep/memkeep/internal/fastfile"
 )
 
 // ErrTimeout is returned when the lock stayed held for the whole wait.
@@ -25,7 +27,7 @@ func Acquire(path string, wait time.Duration) (*Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := fastfile.Open(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/redact"
@@ -72,12 +73,12 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 		defer lk.Unlock()
 	}
 	path := filepath.Join(l.StreamDir(), MonthFile(ev.Time))
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := fastfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(l.StreamDir(), 0o755); err != nil {
 			return ev, fmt.Errorf("append to the event stream: %w", err)
 		}
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err = fastfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	}
 	if err != nil {
 		return ev, fmt.Errorf("append to the event stream: %w", err)
