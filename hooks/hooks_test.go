@@ -286,6 +286,40 @@ func TestStopWaitsForTheTranscriptToCatchUp(t *testing.T) {
 	}
 }
 
+// The message is looked for in the last 16 KiB first, then in the last
+// 256 KiB: a long answer, or lines Claude Code writes after it, put its
+// start further from the end.
+func TestStopFindsTheMessageBeyondTheFirstWindow(t *testing.T) {
+	msg := "Refactored the store."
+	line := `{"type":"assistant","message":{"content":[{"type":"text","text":"Refactored the store. ` + strings.Repeat("x", 40<<10) + `"}]}}` + "\n"
+	for _, c := range []struct {
+		name  string
+		after int  // bytes written after the message's line
+		found bool // within the wait
+	}{
+		{"at the end", 0, true},
+		{"40 KiB before the end", 0, true}, // the line itself is 40 KiB long
+		{"100 KiB before the end", 60 << 10, true},
+		{"beyond 256 KiB", 300 << 10, false},
+	} {
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		data := line
+		if c.name == "at the end" {
+			data = `{"type":"assistant","message":{"content":[{"type":"text","text":"Refactored the store."}]}}` + "\n"
+		}
+		data += strings.Repeat(`{"type":"system","subtype":"turn_duration"}`+"\n", c.after/44)
+		os.WriteFile(p, []byte(data), 0o644)
+		start := time.Now()
+		if !waitForTranscript(p, msg, 60*time.Millisecond) {
+			t.Fatalf("%s: transcript reported missing", c.name)
+		}
+		waited := time.Since(start) >= 60*time.Millisecond
+		if waited == c.found {
+			t.Errorf("%s: waited %v, want found at once = %v", c.name, time.Since(start), c.found)
+		}
+	}
+}
+
 // settleMemory reports L4 stale until Settle runs.
 type settleMemory struct {
 	fakeMemory

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/l1"
 )
 
@@ -127,8 +128,8 @@ func waitForTranscript(path, lastMessage string, wait time.Duration) bool {
 	needle := transcriptNeedle(lastMessage)
 	deadline := time.Now().Add(wait)
 	for {
-		tail, err := readTail(path, 256<<10)
-		if err == nil && (needle == nil || bytes.Contains(tail, needle)) {
+		found, err := tailHas(path, needle)
+		if err == nil && found {
 			return true
 		}
 		if time.Now().After(deadline) {
@@ -136,6 +137,25 @@ func waitForTranscript(path, lastMessage string, wait time.Duration) bool {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// tailHas reports whether the last 256 KiB of the transcript hold needle
+// (nil: whether the file can be read). The last 16 KiB are looked at
+// first: the message ends the file, and is short, in all but rare turns.
+func tailHas(path string, needle []byte) (bool, error) {
+	for _, n := range []int64{16 << 10, 256 << 10} {
+		tail, size, err := readTail(path, n)
+		if err != nil {
+			return false, err
+		}
+		if needle == nil || bytes.Contains(tail, needle) {
+			return true, nil
+		}
+		if size <= n {
+			break // the first read had the whole file
+		}
+	}
+	return false, nil
 }
 
 // transcriptNeedle is how the first line of the message appears inside the
@@ -165,15 +185,16 @@ func transcriptNeedle(msg string) []byte {
 	return b[1 : len(b)-1]
 }
 
-func readTail(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+// readTail returns the last n bytes of the file and its size.
+func readTail(path string, n int64) ([]byte, int64, error) {
+	f, err := fastfile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	off := fi.Size() - n
 	if off < 0 {
@@ -184,7 +205,7 @@ func readTail(path string, n int64) ([]byte, error) {
 	if err == io.EOF {
 		err = nil
 	}
-	return buf, err
+	return buf, fi.Size(), err
 }
 
 // contextSince is the first Claude Code version whose Stop hook may continue

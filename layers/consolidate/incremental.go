@@ -135,6 +135,44 @@ func writeFileFast(p string, data []byte) error {
 	return nil
 }
 
+// lastL1 is the L1 file this process read last. Stop reads a session's L1
+// twice, for extraction (Micro) and for coverage (Pending); the second
+// read is served from here while the file's size, modification time and
+// inode are those it had when read.
+var lastL1 struct {
+	sync.Mutex
+	path string
+	fi   os.FileInfo
+	data []byte
+}
+
+// readL1Bytes reads an L1 file, from lastL1 when it is unchanged. Callers must
+// not modify the bytes.
+func readL1Bytes(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	lastL1.Lock()
+	defer lastL1.Unlock()
+	if lastL1.path == p && sameFile(lastL1.fi, fi) {
+		return lastL1.data, nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	lastL1.path, lastL1.fi, lastL1.data = p, fi, data
+	if int64(len(data)) != fi.Size() {
+		lastL1.path = "" // written while read: do not keep
+	}
+	return data, nil
+}
+
+func sameFile(a, b os.FileInfo) bool {
+	return a != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
 // extraction is what the L1 file gives the subconscious path.
 type extraction struct {
 	fresh []l2.Exchange // for l2.UpdateExtracted
@@ -153,7 +191,7 @@ var incremental = true
 // result of Update are left out of fresh: those under MinSignificance
 // that s does not hold, when s has no conscious record to converge with.
 func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error) {
-	data, err := os.ReadFile(l.L1File(base))
+	data, err := readL1Bytes(l.L1File(base))
 	if errors.Is(err, os.ErrNotExist) {
 		return extraction{}, nil
 	}
@@ -349,7 +387,7 @@ func l1Coverage(l memdir.Layout, base string) (lines, ranges int, ok bool) {
 	if !incremental {
 		return 0, 0, false
 	}
-	data, err := os.ReadFile(l.L1File(base))
+	data, err := readL1Bytes(l.L1File(base))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, 0, true
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -24,6 +25,10 @@ type syncState struct {
 	// L1Lines is the number of lines of the L1 file this transcript wrote
 	// to; for a subagent it is the parent's file.
 	L1Lines int `json:"l1_lines"`
+	// L1Size is that file's size after this transcript's last append.
+	// While the file still has that size nobody else appended to it, and
+	// L1Lines is its line count without reading it again.
+	L1Size int64 `json:"l1_size,omitempty"`
 }
 
 // SyncOptions tune Sync.
@@ -100,16 +105,24 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 			return res, fmt.Errorf("%s: records without a session start", transcript)
 		}
 		l1path := l.L1File(ss.Base)
-		before, err := countFileLines(l1path)
+		before, sizeBefore, err := linesBefore(l1path, ss)
 		if err != nil {
 			return res, err
 		}
-		if err := appendRecords(l1path, recs); err != nil {
+		data := Encode(recs)
+		size, err := appendRecords(l1path, data)
+		if err != nil {
 			return res, err
 		}
 		res.New = recs
 		res.FirstLine = before + 1
 		ss.L1Lines = before + len(recs)
+		// Remember the size only when nobody appended in between; else
+		// the next Sync counts.
+		ss.L1Size = 0
+		if size == sizeBefore+int64(len(data)) {
+			ss.L1Size = size
+		}
 	}
 	res.Lines = ss.L1Lines
 	ss.Refine = st
@@ -139,32 +152,72 @@ func stateKey(absPath string) string {
 	return hex.EncodeToString(h[:8])
 }
 
+// linesBefore is the number of lines of the L1 file at p before an
+// append: from the state when the file still has the size this transcript
+// left it at, else counted (another transcript, a subagent's, appended in
+// between, or the file was merged or rewritten).
+func linesBefore(p string, ss syncState) (lines int, size int64, err error) {
+	fi, err := os.Stat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	if ss.L1Size > 0 && fi.Size() == ss.L1Size {
+		return ss.L1Lines, fi.Size(), nil
+	}
+	lines, err = countFileLines(p)
+	return lines, fi.Size(), err
+}
+
+// countFileLines counts the lines of the file at p, reading it through a
+// small buffer.
 func countFileLines(p string) (int, error) {
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, err
 	}
-	return bytes.Count(b, []byte{'\n'}), nil
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
 }
 
 // appendRecords appends whole lines with one write, so a reader never sees
-// half a record.
-func appendRecords(p string, recs []Record) error {
+// half a record, and returns the file's size after the write.
+func appendRecords(p string, data []byte) (int64, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if _, err := f.Write(Encode(recs)); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return err
+		return 0, err
 	}
-	return f.Close()
+	fi, err := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
 }
 
 // ImportResult says what Import wrote for one session.

@@ -1,0 +1,106 @@
+package l1
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+func syncLayout(t *testing.T) memdir.Layout {
+	t.Helper()
+	root := t.TempDir()
+	l := memdir.Layout{Root: root, GitDir: filepath.Join(root, ".git"), CommonDir: filepath.Join(root, ".git")}
+	if err := os.MkdirAll(l.SessionsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func fileLines(t *testing.T, p string) int {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(b, []byte{'\n'})
+}
+
+// checkSync syncs the transcript and checks that FirstLine and Lines
+// number the new records as they stand in the L1 file.
+func checkSync(t *testing.T, l memdir.Layout, transcript string, opts SyncOptions) SyncResult {
+	t.Helper()
+	res, err := Sync(l, transcript, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Base == "" {
+		return res
+	}
+	n := fileLines(t, l.L1File(res.Base))
+	if res.Lines != n && opts.Base == "" {
+		t.Errorf("Lines = %d, the L1 file has %d", res.Lines, n)
+	}
+	if len(res.New) > 0 && res.FirstLine+len(res.New)-1 != n {
+		t.Errorf("new records numbered %d..%d, but they end the file at line %d", res.FirstLine, res.FirstLine+len(res.New)-1, n)
+	}
+	return res
+}
+
+// TestSyncNumbersLinesWhenOthersAppend: Sync keeps the L1 file's line
+// count in its state to avoid reading the file on every Stop; the count
+// must be redone whenever something else wrote to the file meanwhile (a
+// subagent's transcript goes into its parent's file, a merge adds lines).
+func TestSyncNumbersLinesWhenOthersAppend(t *testing.T) {
+	l := syncLayout(t)
+	dir := t.TempDir()
+	parent := filepath.Join(dir, "session.jsonl")
+	data := fixtures.V21().Data
+	cut := bytes.Index(data, []byte("msg_v21_3")) // mid-session
+	cut = bytes.LastIndexByte(data[:cut], '\n') + 1
+	if err := os.WriteFile(parent, data[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := checkSync(t, l, parent, SyncOptions{})
+	if len(first.New) == 0 {
+		t.Fatal("the first half of the session gave no records")
+	}
+
+	// A subagent finishes: its records are appended to the parent's file.
+	agent := filepath.Join(dir, "agent-a7b1c2d.jsonl")
+	if err := os.WriteFile(agent, fixtures.Subagent().Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := checkSync(t, l, agent, SyncOptions{Base: first.Base, Final: true})
+	if len(sub.New) == 0 {
+		t.Fatal("the subagent gave no records")
+	}
+	// And someone else adds a line (a merge of the file, say).
+	f, err := os.OpenFile(l.L1File(first.Base), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("{\"k\":\"prompt\",\"text\":\"from another clone\"}\n")
+	f.Close()
+
+	// The parent goes on: its new records must be numbered after all of it.
+	f, _ = os.OpenFile(parent, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(data[cut:])
+	f.Close()
+	second := checkSync(t, l, parent, SyncOptions{})
+	if len(second.New) == 0 {
+		t.Fatal("the second half of the session gave no records")
+	}
+	if want := fileLines(t, l.L1File(first.Base)) - len(second.New) + 1; second.FirstLine != want {
+		t.Errorf("FirstLine = %d, want %d", second.FirstLine, want)
+	}
+
+	// With nothing else written, the next turn is numbered from the state.
+	f, _ = os.OpenFile(parent, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(fixtures.NewBuilder("2.1.39", "33333333-aaaa-4bbb-8ccc-000000000021", fixtures.Root).Prompt("one more thing").Bytes())
+	f.Close()
+	checkSync(t, l, parent, SyncOptions{})
+}
