@@ -269,3 +269,24 @@ func BenchmarkHookSessionStart(b *testing.B) {
 		reportVsFloor(b, "SessionStart (10,000 L2 items)", run, 40)
 	}
 }
+
+// BenchmarkHookSessionStartCold is SessionStart right after the memory
+// changed (a pull, a merge) and before anything warmed the context cache:
+// every L2 file is read and ranked.
+func BenchmarkHookSessionStartCold(b *testing.B) {
+	bin := memkeepBinary(b)
+	dir := benchProject(b)
+	bigMemory(b, dir, 10000)
+	in := hookPayload(b, map[string]any{"session_id": "bench-start", "cwd": dir, "hook_event_name": "SessionStart", "source": "startup"})
+	cache := filepath.Join(dir, ".git", "memkeep", "context-cache.json")
+	run := proctime.Run{Path: bin, Args: []string{"hook", "SessionStart"}, Dir: dir, Stdin: in, Env: benchEnv(),
+		Before: func() error {
+			if err := os.Remove(cache); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			return nil
+		}}
+	for i := 0; i < b.N; i++ {
+		reportVsFloor(b, "SessionStart, cache cold (10,000 L2 items)", run, 10)
+	}
+}

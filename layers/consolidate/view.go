@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -234,6 +235,6 @@ func (v *view) saveIndex() {
 		return
 	}
 	if b, err := json.Marshal(v.idx); err == nil {
-		_ = writeFileFast(indexPath(v.l), append(b, '\n'))
+		_ = atomicfile.WriteState(indexPath(v.l), append(b, '\n'), 0o644)
 	}
 }
