@@ -14,6 +14,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
@@ -62,11 +64,13 @@ func Load(l memdir.Layout) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range ss {
-		f, err := l2.Load(l.L2File(s.Base))
-		if err != nil {
-			return nil, err
+	files := loadSessions(l, ss)
+	for i, s := range ss {
+		lf := files[i]
+		if lf.err != nil {
+			return nil, lf.err
 		}
+		f := lf.file
 		if f.L1 == "" {
 			f.L1 = l2.L1Name(s.Base)
 		}
@@ -74,9 +78,68 @@ func Load(l memdir.Layout) (*Memory, error) {
 			f.SessionID = sid8(s.Base)
 		}
 		m.Sessions = append(m.Sessions, f)
+		m.onDisk[l.L2File(s.Base)] = lf.raw
 	}
-	m.remember()
+	m.onDisk[l.FactsFile()] = readOrNil(l.FactsFile())
+	m.onDisk[l.ConceptsFile()] = readOrNil(l.ConceptsFile())
 	return m, nil
+}
+
+// readSession is one L2 file as read: decoded, and its bytes (nil when
+// the file does not exist) for Save to compare with.
+type readSession struct {
+	file *l2.File
+	raw  []byte
+	err  error
+}
+
+// parallelLoad is the number of L2 files from which Load decodes on
+// every core: below it, starting threads costs more than it saves (Stop
+// loads a session or two), above it decoding dominates (a SessionStart
+// whose context cache is cold reads every session).
+const parallelLoad = 8
+
+// loadSessions reads and decodes the sessions' L2 files, in parallel when
+// there are many; results are in the order of ss.
+func loadSessions(l memdir.Layout, ss []l2.Session) []readSession {
+	out := make([]readSession, len(ss))
+	load := func(i int) {
+		p := l.L2File(ss[i].Base)
+		b, err := os.ReadFile(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			out[i] = readSession{file: &l2.File{SchemaVersion: l2.SchemaVersion}}
+		case err != nil:
+			out[i] = readSession{err: err}
+		default:
+			f, err := l2.Decode(p, b)
+			out[i] = readSession{file: f, raw: b, err: err}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(ss) < parallelLoad || workers < 2 {
+		for i := range ss {
+			load(i)
+		}
+		return out
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				load(i)
+			}
+		}()
+	}
+	for i := range ss {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
 }
 
 func sid8(base string) string {
@@ -84,16 +147,6 @@ func sid8(base string) string {
 		return base[i:]
 	}
 	return base
-}
-
-// remember notes the current encodings as what is on disk.
-func (m *Memory) remember() {
-	m.onDisk[m.Layout.FactsFile()] = readOrNil(m.Layout.FactsFile())
-	m.onDisk[m.Layout.ConceptsFile()] = readOrNil(m.Layout.ConceptsFile())
-	for _, s := range m.Sessions {
-		p := m.Layout.L2File(s.Base())
-		m.onDisk[p] = readOrNil(p)
-	}
 }
 
 func readOrNil(p string) []byte {
