@@ -2,7 +2,6 @@ package l2
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -99,10 +98,8 @@ func splitAtCommits(recs []l1.Record, from, to, prompt int) []span {
 }
 
 func isCommit(r l1.Record) bool {
-	return r.Tool == "Bash" && commitRe.get().MatchString(r.Cmd)
+	return r.Tool == "Bash" && gitCommitIn(r.Cmd)
 }
-
-var commitRe = lazyRegexp(`(^|&&|;|\n)\s*git commit\b`)
 
 // isHousekeeping recognises the commands that close a piece of work
 // without starting the next one.
@@ -218,7 +215,7 @@ func gather(recs []l1.Record, sp span) evidence {
 				ev.decision = decisionIn(r.Text)
 			}
 			if ev.insight == "" {
-				ev.insight = findSentence(r.Text, insightRe.get())
+				ev.insight = findSentence(r.Text, &insightWords)
 			}
 			continue
 		case l1.KindTool:
@@ -245,7 +242,7 @@ func gather(recs []l1.Record, sp span) evidence {
 				cmds[c] = true
 				ev.commands = append(ev.commands, c)
 			}
-			if testRe.get().MatchString(c) {
+			if testWords.match(c) {
 				ev.ranTests = true
 			}
 			if isCommit(r) && ok(r) {
@@ -396,15 +393,28 @@ func fixText[T any](steps []T, rec func(T) l1.Record) string {
 	return b.String()
 }
 
+// The phrases are matched like regular expressions (see phraseSet), the
+// ones each set replaces:
+//
+//	testWords      \b(test|pytest|jest|vitest|rspec|ctest)\b
+//	decisionWords  (?i)\b(i'll|i will|we'll|we will|let's|decided|decide to|chose|choosing|going with|opt(ed)? for|prefer|switch(ed)? to|instead of|rather than)\b
+//	reasonWords    (?i)\b(because|since|so that|to avoid|instead of|rather than|trade-?off)\b
+//	insightWords   (?i)\b(turns out|root cause|the problem (was|is)|the issue (was|is)|the reason|known (bug|issue)|this means|the cause)\b
 var (
-	testRe = lazyRegexp(`\b(test|pytest|jest|vitest|rspec|ctest)\b`)
+	testWords = phraseSet{phrases: []string{"test", "pytest", "jest", "vitest", "rspec", "ctest"}}
 	// A decision is a choice with its reason in one sentence: "I'll use
 	// the full path because credo…", "decided to keep X rather than Y".
-	decisionRe = lazyRegexp(`(?i)\b(i'll|i will|we'll|we will|let's|decided|decide to|chose|choosing|going with|opt(ed)? for|prefer|switch(ed)? to|instead of|rather than)\b`)
-	reasonRe   = lazyRegexp(`(?i)\b(because|since|so that|to avoid|instead of|rather than|trade-?off)\b`)
-	insightRe  = lazyRegexp(`(?i)\b(turns out|root cause|the problem (was|is)|the issue (was|is)|the reason|known (bug|issue)|this means|the cause)\b`)
-	tagRe      = lazyRegexp(`<[^>]{1,80}>`)
-	commitMsg  = lazyRegexp(`(?s)-m\s+(?:"\$\(cat <<'?"?EOF'?"?\s*\n(.*?)(?:\n|$)|"([^"\n]*)|'([^'\n]*))`)
+	decisionWords = phraseSet{fold: true, phrases: []string{
+		"i'll", "i will", "we'll", "we will", "let's", "decided", "decide to", "chose", "choosing", "going with",
+		"opted for", "opt for", "prefer", "switched to", "switch to", "instead of", "rather than",
+	}}
+	reasonWords = phraseSet{fold: true, phrases: []string{
+		"because", "since", "so that", "to avoid", "instead of", "rather than", "trade-off", "tradeoff",
+	}}
+	insightWords = phraseSet{fold: true, phrases: []string{
+		"turns out", "root cause", "the problem was", "the problem is", "the issue was", "the issue is",
+		"the reason", "known bug", "known issue", "this means", "the cause",
+	}}
 )
 
 // isCorrection recognises a user correcting the agent at the start of a
@@ -448,7 +458,7 @@ func PromptRule(prompt string) (string, bool) {
 // cleanPrompt drops the markup Claude Code wraps around slash commands and
 // collapses white space.
 func cleanPrompt(p string) string {
-	p = tagRe.get().ReplaceAllString(p, " ")
+	p = stripTags(p)
 	return strings.Join(strings.Fields(p), " ")
 }
 
@@ -464,16 +474,11 @@ func commandLine(c string) string {
 // commitSubject extracts the subject line of a git commit command's
 // message, from -m "…", -m '…' or a here-document.
 func commitSubject(cmd string) string {
-	m := commitMsg.get().FindStringSubmatch(cmd)
-	if m == nil {
+	m, _ := commitMessage(cmd)
+	if m = strings.TrimSpace(m); m == "" {
 		return ""
 	}
-	for _, s := range m[1:] {
-		if s = strings.TrimSpace(s); s != "" {
-			return truncate(s, maxSummary)
-		}
-	}
-	return ""
+	return truncate(m, maxSummary)
 }
 
 func diffCounts(d string) (add, rem int) {
@@ -582,24 +587,23 @@ func firstSentence(s string) string {
 // together with its reason.
 func decisionIn(text string) string {
 	for _, s := range sentences(text) {
-		if decisionRe.get().MatchString(s) && reasonRe.get().MatchString(s) {
+		if decisionWords.match(s) && reasonWords.match(s) {
 			return strings.TrimSpace(strings.Trim(s, "*#>- "))
 		}
 	}
 	return ""
 }
 
-// findSentence returns the first sentence of text that matches re.
-func findSentence(text string, re *regexp.Regexp) string {
-	loc := re.FindStringIndex(text)
-	if loc == nil {
+// findSentence returns the sentence of text where the first of the
+// phrases occurs.
+func findSentence(text string, phrases *phraseSet) string {
+	start, end := phrases.index(text)
+	if start < 0 {
 		return ""
 	}
-	start := loc[0]
 	for start > 0 && !strings.ContainsRune(".!?\n", rune(text[start-1])) {
 		start--
 	}
-	end := loc[1]
 	for end < len(text) && !strings.ContainsRune(".!?\n", rune(text[end])) {
 		end++
 	}

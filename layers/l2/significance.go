@@ -109,11 +109,20 @@ func (s scored) explain() string {
 }
 
 // Rule statements: an imperative "always"/"never"/"don't", or a standing
-// instruction marked by "from now on", "remember", "going forward".
+// instruction marked by "from now on", "remember", "going forward". The
+// markers are the regexp
+// (?i)\b(from now on|going forward|in the future|remember (to|that)|make sure (to|you) always|(you|we) (should|must) (always|never)|(you|we) (always|never))\b;
+// the imperatives are matched by ruleStarts, the words stripped from the
+// rule by stripRuleLead.
 var (
-	ruleMarkers = lazyRegexp(`(?i)\b(from now on|going forward|in the future|remember (to|that)|make sure (to|you) always|(you|we) (should|must) (always|never)|(you|we) (always|never))\b`)
-	ruleStart   = lazyRegexp(`(?i)^(please\s+)?(always|never|don't ever|do not ever|don't|do not)\b`)
-	ruleStrip   = lazyRegexp(`(?i)^(please\s*,?\s*|from now on\s*,?\s*|going forward\s*,?\s*|in the future\s*,?\s*|remember\s+(that\s+)?|note that\s+|and\s+)+`)
+	ruleMarkerWords = phraseSet{fold: true, phrases: []string{
+		"from now on", "going forward", "in the future", "remember to", "remember that",
+		"make sure to always", "make sure you always",
+		"you should always", "you should never", "you must always", "you must never",
+		"we should always", "we should never", "we must always", "we must never",
+		"you always", "you never", "we always", "we never",
+	}}
+	ruleStartWords = phraseSet{fold: true, phrases: []string{"always", "never", "don't ever", "do not ever", "don't", "do not"}}
 )
 
 // RuleStatement finds a standing instruction in a user's text — "always
@@ -124,10 +133,10 @@ var (
 // instruction.
 func RuleStatement(text string) (string, bool) {
 	for _, sent := range sentences(text) {
-		if !ruleStart.get().MatchString(sent) && !ruleMarkers.get().MatchString(sent) {
+		if !ruleStarts(sent) && !ruleMarkerWords.match(sent) {
 			continue
 		}
-		r := strings.TrimSpace(ruleStrip.get().ReplaceAllString(sent, ""))
+		r := strings.TrimSpace(stripRuleLead(sent))
 		r = strings.TrimRight(r, " .!")
 		if utf8.RuneCountInString(r) < 8 {
 			continue
