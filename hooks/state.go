@@ -49,7 +49,7 @@ func loadState(l memdir.Layout, sid string) sessionState {
 
 func saveState(l memdir.Layout, sid string, st sessionState) error {
 	b, _ := json.Marshal(st)
-	return atomicfile.WriteState(statePath(l, sid), b, 0o644)
+	return atomicfile.WriteFile(statePath(l, sid), b, 0o644)
 }
 
 // Tool uses are counted by appending one byte per call to

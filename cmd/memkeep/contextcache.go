@@ -81,7 +81,7 @@ func memoryContext(l memdir.Layout, budget int, branch string) (string, error) {
 	}
 	b, _ := json.Marshal(contextCache{Key: key, Text: text})
 	// A cache that cannot be written only costs the next SessionStart time.
-	_ = atomicfile.WriteState(contextCachePath(l), b, 0o644)
+	_ = atomicfile.WriteFile(contextCachePath(l), b, 0o644)
 	return text, nil
 }
 

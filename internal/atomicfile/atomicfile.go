@@ -1,6 +1,19 @@
-// Package atomicfile writes files so that a reader or a crash never sees a
-// partial file: data goes to a temporary file in the same directory, is
-// synced, and is renamed over the target.
+// Package atomicfile writes files so that a reader or a killed process
+// never sees a partial file: data goes to a temporary file in the same
+// directory and is renamed over the target.
+//
+// Nothing is fsynced. The files memkeep writes this way are work-tree
+// files (the memory under .claude/memory/, settings.json) and local state
+// under the git dir, and the hooks rewrite them on every turn: a disk
+// flush each would cost the Stop hook about a millisecond of its 10 ms
+// budget here. Git makes the same choice for the files it checks out and,
+// by default (core.fsync), for its index and refs. What is given up is
+// durability across a power loss, not atomicity: the rename replaces the
+// old file whole, and on the common Linux file systems (ext4's
+// auto_da_alloc, XFS, btrfs) a replace-by-rename does not leave an empty
+// file behind. The memory is derived from transcripts that Claude Code
+// keeps, so a lost last update is redone by the next consolidation. Git
+// objects and refs are written by gitstore, which follows core.fsync.
 package atomicfile
 
 import (
@@ -19,20 +32,6 @@ import (
 // created when missing. On any error the target is left as it was and the
 // temporary file is removed.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
-	return write(path, data, perm, true)
-}
-
-// WriteState is WriteFile without the fsync, for local state under the git
-// dir that hooks rewrite on every turn (offsets, counters, caches). A
-// reader or a killed process still never sees a partial file; what is
-// given up is durability across a power loss, as git gives it up for its
-// index and refs by default (core.fsync), for a disk flush less on every
-// hook call.
-func WriteState(path string, data []byte, perm os.FileMode) error {
-	return write(path, data, perm, false)
-}
-
-func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -53,11 +52,6 @@ func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	}
 	if err := f.Chmod(perm); err != nil {
 		return err
-	}
-	if sync {
-		if err := f.Sync(); err != nil {
-			return err
-		}
 	}
 	if err := f.Close(); err != nil {
 		return err

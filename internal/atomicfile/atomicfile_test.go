@@ -44,15 +44,3 @@ func TestWriteFileFailureKeepsOld(t *testing.T) {
 		}
 	}
 }
-
-func TestWriteStateReplaces(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "state.json")
-	for _, v := range []string{"1", "22"} {
-		if err := WriteState(p, []byte(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if b, _ := os.ReadFile(p); string(b) != "22" {
-		t.Fatalf("got %q", b)
-	}
-}

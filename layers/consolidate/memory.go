@@ -254,7 +254,7 @@ func (m *Memory) markReflected() error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteState(p, []byte(m.fingerprint()+"\n"), 0o644)
+	return atomicfile.WriteFile(p, []byte(m.fingerprint()+"\n"), 0o644)
 }
 
 // reflectedCurrent reports whether reflection ran after the last change

@@ -235,6 +235,6 @@ func (v *view) saveIndex() {
 		return
 	}
 	if b, err := json.Marshal(v.idx); err == nil {
-		_ = atomicfile.WriteState(indexPath(v.l), append(b, '\n'), 0o644)
+		_ = atomicfile.WriteFile(indexPath(v.l), append(b, '\n'), 0o644)
 	}
 }

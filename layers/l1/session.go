@@ -127,7 +127,7 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 	res.Lines = ss.L1Lines
 	ss.Refine = st
 	b, _ := json.Marshal(ss)
-	if err := atomicfile.WriteState(statePath, b, 0o644); err != nil {
+	if err := atomicfile.WriteFile(statePath, b, 0o644); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -287,7 +287,7 @@ func Import(l memdir.Layout, main string, subagents []string) (ImportResult, err
 		}
 		ss := syncState{Refine: d.st, Base: res.Base, L1Lines: len(all)}
 		b, _ := json.Marshal(ss)
-		if err := atomicfile.WriteState(filepath.Join(l.StateDir(), "l1", stateKey(abs)+".json"), b, 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(l.StateDir(), "l1", stateKey(abs)+".json"), b, 0o644); err != nil {
 			return res, err
 		}
 	}
