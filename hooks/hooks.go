@@ -118,6 +118,9 @@ func encodeOutput(out Output) []byte {
 }
 
 func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Output, env *Env, err error) {
+	// A fault reading a mapped file that another process cut short
+	// (fastfile.Map) becomes a panic recovered below, not a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic in %s hook: %v\n%s", event, r, debug.Stack())

@@ -89,3 +89,28 @@ func TestReadFileMatchesOS(t *testing.T) {
 		t.Fatalf("missing file: got %v", err)
 	}
 }
+
+func TestMapGivesTheFileBytes(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, mapMin - 1, mapMin, 3*mapMin + 17} {
+		p := filepath.Join(dir, "f")
+		want := bytes.Repeat([]byte("0123456789abcdef\n"), size/17+1)[:size]
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, release, err := Map(p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: got %d bytes, %v", size, len(got), err)
+		}
+		// A file replaced by rename leaves the mapping as it was.
+		os.WriteFile(p+".new", []byte("other"), 0o644)
+		os.Rename(p+".new", p)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("size %d: the bytes changed when the file was replaced", size)
+		}
+		release()
+	}
+	if _, _, err := Map(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing file: got %v, want fs.ErrNotExist", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -118,42 +119,12 @@ func loadExtractState(l memdir.Layout, base string) *extractState {
 	return parseHeader(b)
 }
 
-// lastL1 is the L1 file this process read last. Stop reads a session's L1
-// twice, for extraction (Micro) and for coverage (Pending); the second
-// read is served from here while the file's size, modification time and
-// inode are those it had when read.
-var lastL1 struct {
-	sync.Mutex
-	path string
-	fi   os.FileInfo
-	data []byte
-}
-
-// readL1Bytes reads an L1 file, from lastL1 when it is unchanged. Callers must
-// not modify the bytes.
-func readL1Bytes(p string) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	lastL1.Lock()
-	defer lastL1.Unlock()
-	if lastL1.path == p && sameFile(lastL1.fi, fi) {
-		return lastL1.data, nil
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	lastL1.path, lastL1.fi, lastL1.data = p, fi, data
-	if int64(len(data)) != fi.Size() {
-		lastL1.path = "" // written while read: do not keep
-	}
-	return data, nil
-}
-
-func sameFile(a, b os.FileInfo) bool {
-	return a != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+// readL1Bytes returns the bytes of an L1 file, mapped when it is large
+// (see fastfile.Map), and the function that releases them. Callers must
+// not modify the bytes nor keep any of them past release: what they take
+// from them, they decode or copy.
+func readL1Bytes(p string) ([]byte, func(), error) {
+	return fastfile.Map(p)
 }
 
 // extraction is what the L1 file gives the subconscious path.
@@ -174,13 +145,14 @@ var incremental = true
 // result of Update are left out of fresh: those under MinSignificance
 // that s does not hold, when s has no conscious record to converge with.
 func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error) {
-	data, err := readL1Bytes(l.L1File(base))
+	data, release, err := readL1Bytes(l.L1File(base))
 	if errors.Is(err, os.ErrNotExist) {
 		return extraction{}, nil
 	}
 	if err != nil {
 		return extraction{}, err
 	}
+	defer release()
 	sp := statePath(l, base)
 	held := map[string]bool{}
 	for _, e := range s.Exchanges {
@@ -271,10 +243,11 @@ func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error
 // when conscious, else those significant or held by the L2 file), or nil
 // when the state cannot be trusted.
 func resumeState(p string, data []byte, conscious bool, held map[string]bool) (*extractState, []l2.Exchange) {
-	b, err := os.ReadFile(p)
+	b, release, err := fastfile.Map(p)
 	if err != nil {
 		return nil, nil
 	}
+	defer release()
 	st := parseHeader(b)
 	if st == nil || st.PrefixOff > int64(len(data)) ||
 		(st.PrefixOff > 0 && data[st.PrefixOff-1] != '\n') ||
@@ -370,13 +343,14 @@ func l1Coverage(l memdir.Layout, base string) (lines, ranges int, ok bool) {
 	if !incremental {
 		return 0, 0, false
 	}
-	data, err := readL1Bytes(l.L1File(base))
+	data, release, err := readL1Bytes(l.L1File(base))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, 0, true
 	}
 	if err != nil {
 		return 0, 0, false
 	}
+	defer release()
 	st := loadExtractState(l, base)
 	if st == nil || st.Size != int64(len(data)) || crc32.ChecksumIEEE(data) != st.CRC {
 		return 0, 0, false
