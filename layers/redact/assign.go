@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -277,54 +278,46 @@ const (
 var strongSuffixes = []string{"token", "secret", "password", "passwd", "passphrase", "credential", "credentials", "creds", "apikey", "privatekey", "secretkey", "accesskey"}
 
 // nameWords holds the word sets names are classified by, matched against
-// lower-cased components. Built on first use, like everything here.
-var nameWords = sync.OnceValue(func() *wordSets {
-	return &wordSets{
-		// strong are secret names on their own.
-		strong: wordSet("pass", "pwd"),
-		// keyQualifiers make "<qualifier> key" a strong name: api_key,
-		// privateKey, SECRET_KEY.
-		keyQualifiers: wordSet("api", "private", "secret", "access", "encryption", "signing", "master",
-			"client", "app", "account", "service", "auth", "license", "subscription", "admin", "consumer",
-			"session", "ssh", "deploy", "aws"),
-		// weak may name a secret or something else (a map key, an auth
-		// mode): their values are redacted only when they look random.
-		weak: wordSet("key", "auth", "authorization", "cookie", "salt", "signature"),
-		// metaTails, as a name's last component, make it about a secret
-		// rather than the secret itself: token_count, password_file, key_id.
-		metaTails: wordSet(
-			"count", "counts", "type", "types", "id", "ids", "name", "names", "file", "files", "path",
-			"paths", "dir", "url", "uri", "urls", "endpoint", "host", "len", "length", "size", "limit",
-			"max", "min", "expiry", "expires", "expiration", "expire", "ttl", "timeout", "header",
-			"headers", "field", "fields", "env", "var", "vars", "prefix", "suffix", "format", "kind",
-			"usage", "regex", "pattern", "hint", "label", "enabled", "required", "mode", "policy",
-			"provider", "source", "stdin", "helper", "store", "version", "index", "location", "ref",
-			"arn", "param", "params", "rotation", "schema", "error", "errors", "message", "class",
-			"handler", "manager", "cache", "exists", "set", "valid", "visible", "stripped", "budget"),
-		// fileExtensions after a name's last '.' make it a file name:
-		// token.ex, secrets.yaml.
-		fileExtensions: wordSet(
-			"go", "py", "js", "ts", "tsx", "jsx", "rb", "rs", "ex", "exs", "erl", "java", "kt", "c", "h",
-			"cc", "cpp", "cs", "php", "sh", "md", "txt", "json", "yaml", "yml", "toml", "ini", "cfg",
-			"conf", "xml", "html", "css", "sql", "lock", "log", "pem", "crt", "pub", "example", "sample",
-			"template"),
-	}
-})
-
-type wordSets struct {
-	strong, keyQualifiers, weak, metaTails, fileExtensions map[string]bool
+// lower-cased components. Plain lists of constants, laid out as static
+// data: building maps of them cost a hook process ~35 µs, more than all
+// the lookups it makes, and none holds more than a hundred words.
+var nameWords = wordSets{
+	// strong are secret names on their own.
+	strong: []string{"pass", "pwd"},
+	// keyQualifiers make "<qualifier> key" a strong name: api_key,
+	// privateKey, SECRET_KEY.
+	keyQualifiers: []string{"api", "private", "secret", "access", "encryption", "signing", "master",
+		"client", "app", "account", "service", "auth", "license", "subscription", "admin", "consumer",
+		"session", "ssh", "deploy", "aws"},
+	// weak may name a secret or something else (a map key, an auth
+	// mode): their values are redacted only when they look random.
+	weak: []string{"key", "auth", "authorization", "cookie", "salt", "signature"},
+	// metaTails, as a name's last component, make it about a secret
+	// rather than the secret itself: token_count, password_file, key_id.
+	metaTails: []string{
+		"count", "counts", "type", "types", "id", "ids", "name", "names", "file", "files", "path",
+		"paths", "dir", "url", "uri", "urls", "endpoint", "host", "len", "length", "size", "limit",
+		"max", "min", "expiry", "expires", "expiration", "expire", "ttl", "timeout", "header",
+		"headers", "field", "fields", "env", "var", "vars", "prefix", "suffix", "format", "kind",
+		"usage", "regex", "pattern", "hint", "label", "enabled", "required", "mode", "policy",
+		"provider", "source", "stdin", "helper", "store", "version", "index", "location", "ref",
+		"arn", "param", "params", "rotation", "schema", "error", "errors", "message", "class",
+		"handler", "manager", "cache", "exists", "set", "valid", "visible", "stripped", "budget"},
+	// fileExtensions after a name's last '.' make it a file name:
+	// token.ex, secrets.yaml.
+	fileExtensions: []string{
+		"go", "py", "js", "ts", "tsx", "jsx", "rb", "rs", "ex", "exs", "erl", "java", "kt", "c", "h",
+		"cc", "cpp", "cs", "php", "sh", "md", "txt", "json", "yaml", "yml", "toml", "ini", "cfg",
+		"conf", "xml", "html", "css", "sql", "lock", "log", "pem", "crt", "pub", "example", "sample",
+		"template"},
 }
 
-func wordSet(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
+type wordSets struct {
+	strong, keyQualifiers, weak, metaTails, fileExtensions []string
 }
 
 // in reports whether the lower-cased w is in set, without allocating.
-func in(set map[string]bool, w string) bool {
+func in(set []string, w string) bool {
 	var buf [24]byte
 	if len(w) > len(buf) {
 		return false
@@ -332,14 +325,14 @@ func in(set map[string]bool, w string) bool {
 	for i := 0; i < len(w); i++ {
 		buf[i] = lower(w[i])
 	}
-	return set[string(buf[:len(w)])]
+	return slices.Contains(set, string(buf[:len(w)]))
 }
 
 // classify decides how secret a name looks from its components, split at
 // '_', '-', '.' and camelCase boundaries, and which kind a redacted value
 // gets.
 func classify(name string) (nameStrength, string) {
-	w := nameWords()
+	w := &nameWords
 	strength := notSecret
 	aws := false
 	if dot := strings.LastIndexByte(name, '.'); dot >= 0 && in(w.fileExtensions, name[dot+1:]) {

@@ -58,7 +58,7 @@ func BenchmarkStringRealTranscript(b *testing.B) {
 // rule's keyword first occurs.
 func BenchmarkCompileAllRules(b *testing.B) {
 	for b.Loop() {
-		for _, r := range rules() {
+		for _, r := range rules {
 			if r.expr != "" {
 				regexp.MustCompile(r.expr)
 			}

@@ -15,9 +15,15 @@ type keyword struct {
 // position of ordinary text with one load; at the rare positions it lets
 // through, the keywords starting with that byte are compared in full. It is
 // a small cousin of Aho–Corasick that suits a few dozen short keywords.
+//
+// The keywords starting with byte c are kws[start[c]:start[c+1]], in the
+// order given: one allocation, because a hook process builds the tables
+// once and uses them for a few short strings (per-byte slices cost it
+// ~100 appends, a third of its redaction time).
 type kwTable struct {
 	grams [gramBits / 64]uint64
-	first [256][]keyword
+	start [257]uint16
+	kws   []keyword
 }
 
 const (
@@ -35,17 +41,37 @@ func gram(a, b, c byte) uint32 {
 
 func newKwTable(kws []keyword) *kwTable {
 	t := &kwTable{}
+	// firsts calls fn with each byte a keyword may start with in the text:
+	// a case-insensitive keyword starting with a letter has two.
+	firsts := func(k keyword, fn func(c byte)) {
+		c := k.text[0]
+		fn(c)
+		if k.fold && 'a' <= c && c <= 'z' {
+			fn(c - 'a' + 'A')
+		}
+	}
+	var count [256]int
 	for _, k := range kws {
 		if len(k.text) < 3 {
 			panic("redact: keyword shorter than three bytes: " + k.text)
 		}
 		h := gram(k.text[0], k.text[1], k.text[2])
 		t.grams[h/64] |= 1 << (h % 64)
-		c := k.text[0]
-		t.first[c] = append(t.first[c], k)
-		if k.fold && 'a' <= c && c <= 'z' {
-			t.first[c-'a'+'A'] = append(t.first[c-'a'+'A'], k)
-		}
+		firsts(k, func(c byte) { count[c]++ })
+	}
+	n := 0
+	for c := range 256 {
+		t.start[c] = uint16(n)
+		n += count[c]
+	}
+	t.start[256] = uint16(n)
+	t.kws = make([]keyword, n)
+	next := t.start
+	for _, k := range kws {
+		firsts(k, func(c byte) {
+			t.kws[next[c]] = k
+			next[c]++
+		})
 	}
 	return t
 }
@@ -54,7 +80,7 @@ func newKwTable(kws []keyword) *kwTable {
 // that merely linking the package costs nothing.
 var prefilter = sync.OnceValue(func() *kwTable {
 	var kws []keyword
-	for i, r := range rules() {
+	for i, r := range rules {
 		for _, k := range r.keywords {
 			kws = append(kws, keyword{text: k, rule: i})
 		}
@@ -86,7 +112,7 @@ func (t *kwTable) each(s string, fn func(pos int, k keyword)) {
 			continue
 		}
 		p := i - 2
-		for _, k := range t.first[s[p]] {
+		for _, k := range t.kws[t.start[s[p]]:t.start[int(s[p])+1]] {
 			if k.at(s, p) {
 				fn(p, k)
 			}

@@ -56,7 +56,7 @@ func String(s string) string {
 func Kinds() []string {
 	seen := map[string]bool{}
 	var kinds []string
-	for _, r := range rules() {
+	for _, r := range rules {
 		for _, k := range r.kinds {
 			if !seen[k] {
 				seen[k] = true
@@ -77,18 +77,17 @@ type span struct {
 
 // pass runs, in order, every rule whose keywords occur in s.
 func pass(s string) (string, bool) {
-	rs := rules()
 	hit := prefilter().scan(s)
 	if hit == 0 {
 		return s, false
 	}
 	changed := false
 	var spans []span
-	for i, r := range rs {
+	for i := range rules {
 		if hit&(1<<i) == 0 {
 			continue
 		}
-		spans = r.find(s, spans[:0])
+		spans = rules[i].run(i, s, spans[:0])
 		if len(spans) > 0 {
 			s = apply(s, spans)
 			changed = true

@@ -15,12 +15,36 @@ type rule struct {
 	foldKeywords []string // case-insensitive literals, lower case
 	// Either a hand-written finder…
 	find func(s string, dst []span) []span
-	// …or a regular expression, compiled on first use, whose matches
-	// check (when not nil) vets, to let placeholders through.
-	expr     string
-	check    func(string) bool
-	re       func() *regexp.Regexp // expr anchored at a keyword, compiled on first use
-	boundary bool                  // expr began with \b: the keyword must start a token (see inTokenRun)
+	// …or a regular expression, compiled on first use (see pattern),
+	// whose matches check (when not nil) vets, to let placeholders
+	// through. An expression that begins with \b wants its keyword to
+	// start a token (see inTokenRun).
+	expr  string
+	check func(string) bool
+}
+
+// run finds the rule's secrets in s; i is the rule's index in rules.
+func (r *rule) run(i int, s string, dst []span) []span {
+	if r.find != nil {
+		return r.find(s, dst)
+	}
+	return r.findPattern(i, s, dst)
+}
+
+// compiled holds each pattern rule's expression, anchored at a keyword,
+// compiled the first time one of its keywords occurs (by rule index).
+var compiled [len(rules)]struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// pattern returns rule i's compiled expression.
+func (r *rule) pattern(i int) *regexp.Regexp {
+	c := &compiled[i]
+	c.once.Do(func() {
+		c.re = regexp.MustCompile(`^(?:` + strings.TrimPrefix(r.expr, `\b`) + `)`)
+	})
+	return c.re
 }
 
 // rules is the rule set, in the order rules run. Private passages go
@@ -30,89 +54,84 @@ type rule struct {
 //
 // The token formats come from the providers' documentation: fixed
 // prefixes, alphabets and lengths. Each pattern is compiled the first time
-// one of its keywords occurs, never at start-up.
-var rules = sync.OnceValue(func() []rule {
-	rs := []rule{
-		{foldKeywords: []string{"<private"}, find: findPrivate},
-		{kinds: []string{"private-key"}, keywords: []string{"-----BEGIN"},
-			// PEM and PGP blocks; an unterminated block (a truncated tool
-			// result) is redacted to the end of the text.
-			expr: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`},
-		{kinds: []string{"aws-access-key"}, keywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
-			// Access key ids: a four-letter type prefix and 16 upper-case
-			// letters or digits (AKIA long-term, ASIA temporary).
-			expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, check: notPlaceholder},
-		{kinds: []string{"github-token"}, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-			// Classic tokens (personal, OAuth, user-to-server,
-			// server-to-server, refresh) and fine-grained personal tokens.
-			expr: `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`, check: notPlaceholder},
-		{kinds: []string{"gitlab-token"}, keywords: []string{"glpat-", "gloas-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-", "glffct-"},
-			expr: `\bgl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
-		{kinds: []string{"anthropic-key"}, keywords: []string{"sk-ant-"},
-			// sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…
-			expr: `\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
-		{kinds: []string{"openai-key"}, keywords: []string{"sk-"},
-			// Legacy sk-…, project sk-proj-…, service-account sk-svcacct-…
-			// and admin sk-admin-… keys. Long kebab-case words after "sk-"
-			// are not keys: a key mixes cases and digits.
-			expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, check: mixedToken},
-		{kinds: []string{"slack-token"}, keywords: []string{"xox", "xapp-"},
-			// Bot, user, app, config and refresh tokens: xoxb-, xoxp-,
-			// xoxa-, xoxo-, xoxs-, xoxr-, xoxe-, and app-level xapp-.
-			expr: `\b(?:xox[abposre](?:\.[a-z0-9]+)?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})`, check: notPlaceholder},
-		{kinds: []string{"slack-webhook"}, keywords: []string{"https://hooks.slack.com", "http://hooks.slack.com"},
-			expr: `(?:https?://)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+`},
-		{kinds: []string{"stripe-key"}, keywords: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
-			// Secret and restricted API keys, and webhook signing secrets.
-			// Publishable keys (pk_…) are public by design.
-			expr: `\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})`, check: notPlaceholder},
-		{kinds: []string{"google-api-key"}, keywords: []string{"AIza"},
-			expr: `\bAIza[0-9A-Za-z_-]{35,}`, check: notPlaceholder},
-		{kinds: []string{"google-oauth"}, keywords: []string{"GOCSPX-", "ya29."},
-			// OAuth client secrets and access tokens.
-			expr: `\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[0-9A-Za-z_-]{20,})`, check: notPlaceholder},
-		{kinds: []string{"npm-token"}, keywords: []string{"npm_"},
-			expr: `\bnpm_[A-Za-z0-9]{36,}\b`, check: notPlaceholder},
-		{kinds: []string{"huggingface-token"}, keywords: []string{"hf_", "api_org_"},
-			expr: `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, check: notPlaceholder},
-		{kinds: []string{"sendgrid-key"}, keywords: []string{"SG."},
-			expr: `\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`, check: notPlaceholder},
-		{kinds: []string{"twilio-key"}, keywords: twilioPrefixes(),
-			// API key SIDs: "SK" and 32 hex digits.
-			expr: `\bSK[0-9a-fA-F]{32}\b`, check: hexToken},
-		{kinds: []string{"pypi-token"}, keywords: []string{"pypi-AgEIcHlwaS5vcmc"},
-			expr: `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`},
-		{kinds: []string{"digitalocean-token"}, keywords: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
-			expr: `\bdo[opr]_v1_[a-f0-9]{64}\b`, check: notPlaceholder},
-		{kinds: []string{"shopify-token"}, keywords: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
-			expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`, check: notPlaceholder},
-		{kinds: []string{"jwt"}, keywords: []string{"eyJ"},
-			// Header and payload are base64url JSON objects, so both
-			// start with "eyJ" ({"); the signature may be empty.
-			expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`},
-		{kinds: []string{"url-password"}, keywords: []string{"://"}, find: findURLPasswords},
-		{kinds: []string{"bearer-token", "basic-auth"}, foldKeywords: []string{"bearer", "basic"}, find: findAuthSchemes},
-		{kinds: []string{"secret-assignment", "aws-secret-key", "generic-high-entropy"}, foldKeywords: nameKeywords, find: findNamed},
-	}
-	if len(rs) > 64 {
-		panic("redact: more rules than bits in the prefilter's mask")
-	}
-	for i := range rs {
-		if r := &rs[i]; r.find == nil {
-			expr, boundary := strings.CutPrefix(r.expr, `\b`)
-			r.boundary = boundary
-			r.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + expr + `)`) })
-			r.find = r.findPattern
-		}
-	}
-	return rs
-})
+// one of its keywords occurs, never at start-up. The list is an array of
+// constants that the compiler lays out as static data, so a hook process
+// pays nothing to build it; its length bounds the prefilter's rule mask
+// (a uint64), which the compiler checks through mask below.
+var rules = [...]rule{
+	{foldKeywords: []string{"<private"}, find: findPrivate},
+	{kinds: []string{"private-key"}, keywords: []string{"-----BEGIN"},
+		// PEM and PGP blocks; an unterminated block (a truncated tool
+		// result) is redacted to the end of the text.
+		expr: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`},
+	{kinds: []string{"aws-access-key"}, keywords: []string{"AKIA", "ASIA", "ABIA", "ACCA"},
+		// Access key ids: a four-letter type prefix and 16 upper-case
+		// letters or digits (AKIA long-term, ASIA temporary).
+		expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, check: notPlaceholder},
+	{kinds: []string{"github-token"}, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		// Classic tokens (personal, OAuth, user-to-server,
+		// server-to-server, refresh) and fine-grained personal tokens.
+		expr: `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`, check: notPlaceholder},
+	{kinds: []string{"gitlab-token"}, keywords: []string{"glpat-", "gloas-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-", "glffct-"},
+		expr: `\bgl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
+	{kinds: []string{"anthropic-key"}, keywords: []string{"sk-ant-"},
+		// sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…
+		expr: `\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
+	{kinds: []string{"openai-key"}, keywords: []string{"sk-"},
+		// Legacy sk-…, project sk-proj-…, service-account sk-svcacct-…
+		// and admin sk-admin-… keys. Long kebab-case words after "sk-"
+		// are not keys: a key mixes cases and digits.
+		expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, check: mixedToken},
+	{kinds: []string{"slack-token"}, keywords: []string{"xox", "xapp-"},
+		// Bot, user, app, config and refresh tokens: xoxb-, xoxp-,
+		// xoxa-, xoxo-, xoxs-, xoxr-, xoxe-, and app-level xapp-.
+		expr: `\b(?:xox[abposre](?:\.[a-z0-9]+)?-[0-9A-Za-z-]{10,}|xapp-[0-9]+-[0-9A-Za-z-]{10,})`, check: notPlaceholder},
+	{kinds: []string{"slack-webhook"}, keywords: []string{"https://hooks.slack.com", "http://hooks.slack.com"},
+		expr: `(?:https?://)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]+`},
+	{kinds: []string{"stripe-key"}, keywords: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
+		// Secret and restricted API keys, and webhook signing secrets.
+		// Publishable keys (pk_…) are public by design.
+		expr: `\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})`, check: notPlaceholder},
+	{kinds: []string{"google-api-key"}, keywords: []string{"AIza"},
+		expr: `\bAIza[0-9A-Za-z_-]{35,}`, check: notPlaceholder},
+	{kinds: []string{"google-oauth"}, keywords: []string{"GOCSPX-", "ya29."},
+		// OAuth client secrets and access tokens.
+		expr: `\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[0-9A-Za-z_-]{20,})`, check: notPlaceholder},
+	{kinds: []string{"npm-token"}, keywords: []string{"npm_"},
+		expr: `\bnpm_[A-Za-z0-9]{36,}\b`, check: notPlaceholder},
+	{kinds: []string{"huggingface-token"}, keywords: []string{"hf_", "api_org_"},
+		expr: `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, check: notPlaceholder},
+	{kinds: []string{"sendgrid-key"}, keywords: []string{"SG."},
+		expr: `\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`, check: notPlaceholder},
+	{kinds: []string{"twilio-key"}, keywords: twilioPrefixes,
+		// API key SIDs: "SK" and 32 hex digits.
+		expr: `\bSK[0-9a-fA-F]{32}\b`, check: hexToken},
+	{kinds: []string{"pypi-token"}, keywords: []string{"pypi-AgEIcHlwaS5vcmc"},
+		expr: `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`},
+	{kinds: []string{"digitalocean-token"}, keywords: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
+		expr: `\bdo[opr]_v1_[a-f0-9]{64}\b`, check: notPlaceholder},
+	{kinds: []string{"shopify-token"}, keywords: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
+		expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`, check: notPlaceholder},
+	{kinds: []string{"jwt"}, keywords: []string{"eyJ"},
+		// Header and payload are base64url JSON objects, so both
+		// start with "eyJ" ({"); the signature may be empty.
+		expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`},
+	{kinds: []string{"url-password"}, keywords: []string{"://"}, find: findURLPasswords},
+	{kinds: []string{"bearer-token", "basic-auth"}, foldKeywords: []string{"bearer", "basic"}, find: findAuthSchemes},
+	{kinds: []string{"secret-assignment", "aws-secret-key", "generic-high-entropy"}, foldKeywords: nameKeywords, find: findNamed},
+}
+
+// mask fails to compile when there are more rules than bits in the
+// prefilter's mask.
+const mask uint64 = 1<<len(rules) - 1
 
 // findPattern runs the rule's expression at each occurrence of one of its
 // keywords (every expression starts with its keywords), so the cost is
 // proportional to the occurrences, not to the length of the text.
-func (r *rule) findPattern(s string, dst []span) []span {
+func (r *rule) findPattern(i int, s string, dst []span) []span {
 	n := len(dst)
+	boundary := strings.HasPrefix(r.expr, `\b`)
+	re := r.pattern(i)
 	for _, kw := range r.keywords {
 		for i := 0; i < len(s); {
 			j := strings.Index(s[i:], kw)
@@ -121,16 +140,16 @@ func (r *rule) findPattern(s string, dst []span) []span {
 			}
 			pos := i + j
 			i = pos + 1
-			if r.boundary && pos > 0 && inTokenRun(s[pos-1]) {
+			if boundary && pos > 0 && inTokenRun(s[pos-1]) {
 				continue
 			}
 			// Match within a window first: the regexp package's cost per
 			// call grows with the input it is handed, and tokens are
 			// short. A match that fills the window is redone in full.
 			w := s[pos:min(len(s), pos+tokenWindow)]
-			m := r.re().FindStringIndex(w)
+			m := re.FindStringIndex(w)
 			if m != nil && m[1] == len(w) && len(w) < len(s)-pos {
-				m = r.re().FindStringIndex(s[pos:])
+				m = re.FindStringIndex(s[pos:])
 			}
 			if m == nil {
 				continue
@@ -174,12 +193,9 @@ func sortSpans(dst []span, from int) []span {
 
 // twilioPrefixes are "SK" and a hex digit: keywords are at least three
 // bytes long.
-func twilioPrefixes() []string {
-	var kws []string
-	for _, c := range "0123456789abcdefABCDEF" {
-		kws = append(kws, "SK"+string(c))
-	}
-	return kws
+var twilioPrefixes = []string{
+	"SK0", "SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8", "SK9",
+	"SKa", "SKb", "SKc", "SKd", "SKe", "SKf", "SKA", "SKB", "SKC", "SKD", "SKE", "SKF",
 }
 
 // notPlaceholder rejects tokens whose body is filler such as
