@@ -3,13 +3,11 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/memkeep/memkeep/internal/fastfile"
 )
 
 // Config holds every setting. Field comments give the YAML key and the
@@ -76,16 +74,14 @@ func Default() Config {
 // caller on a hook's path can carry on.
 func Load(path string) (Config, error) {
 	c := Default()
-	b, err := os.ReadFile(path)
+	b, err := fastfile.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
 		return c, err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+	if err := parse(b, &c); err != nil {
 		return Default(), fmt.Errorf("%s: %v (see docs/format.md for the settings; defaults are used)", path, err)
 	}
 	return c, c.validate(path)
