@@ -54,6 +54,34 @@ func memkeepBinary(tb testing.TB) string {
 	return builtBin
 }
 
+var (
+	emptyOnce sync.Once
+	emptyBin  string
+	emptyErr  error
+)
+
+// emptyGoBinary builds testdata/emptygo, the Go floor: a program that
+// reads stdin and prints {}.
+func emptyGoBinary(tb testing.TB) string {
+	tb.Helper()
+	emptyOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "memkeep-emptygo-")
+		if err != nil {
+			emptyErr = err
+			return
+		}
+		emptyBin = filepath.Join(dir, "emptygo")
+		out, err := exec.Command("go", "build", "-o", emptyBin, "./testdata/emptygo").CombinedOutput()
+		if err != nil {
+			emptyErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if emptyErr != nil {
+		tb.Fatalf("build the empty Go program: %v", emptyErr)
+	}
+	return emptyBin
+}
+
 // benchProject makes a git repository with memkeep's memory folder.
 func benchProject(tb testing.TB) string {
 	tb.Helper()
@@ -75,26 +103,27 @@ func hookPayload(tb testing.TB, fields map[string]any) []byte {
 	return b
 }
 
-// reportVsFloor times run and `true` in the same run and reports both
-// medians and their ratio.
+// reportVsFloor times run against two floors in the same run, the runs
+// interleaved so that the machine's drift touches all three alike:
+// `true` (a process start) and an empty Go program fed the same stdin (a
+// Go runtime start). It reports the three medians and the ratios.
 func reportVsFloor(b *testing.B, name string, run proctime.Run, n int) {
 	b.Helper()
 	truePath, err := exec.LookPath("true")
 	if err != nil {
 		b.Skip("no `true` on PATH for the floor")
 	}
-	floor, err := proctime.Sample(proctime.Run{Path: truePath}, 10, n)
+	runs := []proctime.Run{{Path: truePath}, {Path: emptyGoBinary(b), Stdin: run.Stdin, Env: run.Env}, run}
+	ds, err := proctime.Interleaved(runs, 10, n)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ds, err := proctime.Sample(run, 10, n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mf, md := proctime.Median(floor), proctime.Median(ds)
+	mf, mg, md := proctime.Median(ds[0]), proctime.Median(ds[1]), proctime.Median(ds[2])
 	b.ReportMetric(float64(md.Microseconds())/1000, "ms/median")
 	b.ReportMetric(float64(mf.Microseconds())/1000, "ms/floor")
-	b.Logf("%s: median %s, floor (true) %s, ratio %.1fx", name, proctime.Ms(md), proctime.Ms(mf), float64(md)/float64(mf))
+	b.ReportMetric(float64(mg.Microseconds())/1000, "ms/go-floor")
+	b.Logf("%s: median %s; floor: true %s (%.1fx), empty Go program %s (%.2fx)", name, proctime.Ms(md),
+		proctime.Ms(mf), float64(md)/float64(mf), proctime.Ms(mg), float64(md)/float64(mg))
 }
 
 func BenchmarkHookPostToolUse(b *testing.B) {

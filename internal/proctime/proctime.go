@@ -53,6 +53,26 @@ func Sample(r Run, warmup, n int) ([]time.Duration, error) {
 	return out, nil
 }
 
+// Interleaved runs each of runs n times (after warmup rounds), one of
+// each in turn, and returns their wall times by run. Interleaving makes a
+// slow spell of a noisy machine touch every command alike, so that their
+// ratios hold when the absolute times do not.
+func Interleaved(runs []Run, warmup, n int) ([][]time.Duration, error) {
+	out := make([][]time.Duration, len(runs))
+	for i := 0; i < warmup+n; i++ {
+		for j, r := range runs {
+			d, err := Sample(r, 0, 1)
+			if err != nil {
+				return nil, err
+			}
+			if i >= warmup {
+				out[j] = append(out[j], d[0])
+			}
+		}
+	}
+	return out, nil
+}
+
 // Median of ds (which it sorts).
 func Median(ds []time.Duration) time.Duration {
 	if len(ds) == 0 {
