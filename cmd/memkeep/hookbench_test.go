@@ -26,61 +26,42 @@ import (
 //
 //	go test ./cmd/memkeep -run '^$' -bench Hook -benchtime 1x
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// memkeepBinary builds the memkeep binary once per test process.
-func memkeepBinary(tb testing.TB) string {
-	tb.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "memkeep-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "memkeep")
-		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = err
-			tb.Logf("%s", out)
-		}
-	})
-	if buildErr != nil {
-		tb.Fatalf("build memkeep: %v", buildErr)
-	}
-	return builtBin
+// builds holds the binaries built by this test process, by package.
+var builds struct {
+	sync.Mutex
+	bins map[string]string
 }
 
-var (
-	emptyOnce sync.Once
-	emptyBin  string
-	emptyErr  error
-)
-
-// emptyGoBinary builds testdata/emptygo, the Go floor: a program that
-// reads stdin and prints {}.
-func emptyGoBinary(tb testing.TB) string {
+// goBuild builds the main package in pkg once per test process, as a
+// binary called name, and returns its path.
+func goBuild(tb testing.TB, pkg, name string) string {
 	tb.Helper()
-	emptyOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "memkeep-emptygo-")
-		if err != nil {
-			emptyErr = err
-			return
-		}
-		emptyBin = filepath.Join(dir, "emptygo")
-		out, err := exec.Command("go", "build", "-o", emptyBin, "./testdata/emptygo").CombinedOutput()
-		if err != nil {
-			emptyErr = fmt.Errorf("%v: %s", err, out)
-		}
-	})
-	if emptyErr != nil {
-		tb.Fatalf("build the empty Go program: %v", emptyErr)
+	builds.Lock()
+	defer builds.Unlock()
+	if bin, ok := builds.bins[pkg]; ok {
+		return bin
 	}
-	return emptyBin
+	dir, err := os.MkdirTemp("", "memkeep-bench-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bin := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	if builds.bins == nil {
+		builds.bins = map[string]string{}
+	}
+	builds.bins[pkg] = bin
+	return bin
 }
+
+// memkeepBinary is the memkeep binary.
+func memkeepBinary(tb testing.TB) string { return goBuild(tb, ".", "memkeep") }
+
+// emptyGoBinary is testdata/emptygo, the Go floor: a program that reads
+// stdin and prints {}.
+func emptyGoBinary(tb testing.TB) string { return goBuild(tb, "./testdata/emptygo", "emptygo") }
 
 // benchProject makes a git repository with memkeep's memory folder.
 func benchProject(tb testing.TB) string {
