@@ -156,7 +156,7 @@ func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Outpu
 	}
 	cfg, cerr := config.Load(l.ConfigFile())
 	env = &Env{Layout: l, Config: cfg, Deps: deps, In: in, started: started}
-	h, ok := handlers[event]
+	h, ok := handler(event)
 	if !ok {
 		return Output{}, env, fmt.Errorf("unknown hook event %q (memkeep handles %s)", event, strings.Join(Events, ", "))
 	}
@@ -211,15 +211,26 @@ func decodeInput(raw []byte, in *Input) error {
 	})
 }
 
-// handlers maps each event to its handler; see the package doc.
-var handlers = map[string]func(*Env) (Output, error){
-	"SessionStart":     sessionStart,
-	"UserPromptSubmit": userPromptSubmit,
-	"PostToolUse":      postToolUse,
-	"Stop":             stop,
-	"SubagentStop":     subagentStop,
-	"PreCompact":       preCompact,
-	"SessionEnd":       sessionEnd,
+// handler returns the handler of an event; see the package doc. (A switch,
+// not a map: a package-level map is built by every process at start-up.)
+func handler(event string) (func(*Env) (Output, error), bool) {
+	switch event {
+	case "SessionStart":
+		return sessionStart, true
+	case "UserPromptSubmit":
+		return userPromptSubmit, true
+	case "PostToolUse":
+		return postToolUse, true
+	case "Stop":
+		return stop, true
+	case "SubagentStop":
+		return subagentStop, true
+	case "PreCompact":
+		return preCompact, true
+	case "SessionEnd":
+		return sessionEnd, true
+	}
+	return nil, false
 }
 
 // logError appends err to hooks.log under the git dir and returns the

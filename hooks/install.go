@@ -15,15 +15,20 @@ import (
 	"github.com/memkeep/memkeep/internal/shellquote"
 )
 
-// hookTimeouts are the seconds Claude Code gives each of memkeep's hooks
-// before it gives up on them (they normally take milliseconds).
-var hookTimeouts = map[string]int{
-	"SessionStart": 10, "UserPromptSubmit": 10, "PostToolUse": 10,
-	"Stop": 30, "SubagentStop": 30, "PreCompact": 60, "SessionEnd": 10,
+// hookTimeout is the seconds Claude Code gives a memkeep hook before it
+// gives up on it (they normally take milliseconds).
+func hookTimeout(event string) int {
+	switch event {
+	case "Stop", "SubagentStop":
+		return 30
+	case "PreCompact":
+		return 60
+	}
+	return 10
 }
 
-// matcherEvents take a tool matcher; the others have none.
-var matcherEvents = map[string]bool{"PostToolUse": true}
+// takesMatcher reports the events that take a tool matcher.
+func takesMatcher(event string) bool { return event == "PostToolUse" }
 
 // Command is the shell command Claude Code runs for event: the memkeep
 // program, quoted so that a path with spaces survives the shell.
@@ -146,8 +151,8 @@ func Install(path, program string) (InstallResult, error) {
 				}
 			}
 		}
-		mg := matcherGroup{Hooks: []hookEntry{{Type: "command", Command: Command(program, event), Timeout: hookTimeouts[event]}}}
-		if matcherEvents[event] {
+		mg := matcherGroup{Hooks: []hookEntry{{Type: "command", Command: Command(program, event), Timeout: hookTimeout(event)}}}
+		if takesMatcher(event) {
 			all := "*"
 			mg.Matcher = &all
 		}

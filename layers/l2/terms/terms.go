@@ -48,7 +48,7 @@ func PathWords(p string) []string {
 	var out []string
 	if dir != "." && dir != "/" {
 		for seg := range strings.SplitSeq(dir, "/") {
-			if genericDirs[strings.ToLower(seg)] {
+			if genericDir(strings.ToLower(seg)) {
 				continue
 			}
 			out = append(out, Words(seg)...)
@@ -98,10 +98,10 @@ func Match(a, b string) float64 {
 	if a == b {
 		return 1
 	}
-	if x, ok := abbrev[a]; ok && (x == b || prefixOf(x, b)) {
+	if x, ok := abbrev(a); ok && (x == b || prefixOf(x, b)) {
 		return 0.8
 	}
-	if y, ok := abbrev[b]; ok && (y == a || prefixOf(y, a)) {
+	if y, ok := abbrev(b); ok && (y == a || prefixOf(y, a)) {
 		return 0.8
 	}
 	if prefixOf(a, b) {
@@ -282,22 +282,70 @@ var suffixes = []struct{ from, to string }{
 	{"sses", "ss"}, {"ss", "ss"}, {"es", ""}, {"s", ""},
 }
 
-// genericDirs are folder names that appear in every project and carry no
-// topic.
-var genericDirs = map[string]bool{
-	"lib": true, "src": true, "internal": true, "pkg": true, "cmd": true, "app": true,
-	"test": true, "tests": true, "spec": true, "home": true, "user": true, "projects": true,
-	"~": true, "..": true, ".": true,
+// genericDir reports folder names that appear in every project and carry
+// no topic. (Switches rather than maps here: a package-level map literal is
+// built by every process at start-up, and hooks start a process per call.)
+func genericDir(seg string) bool {
+	switch seg {
+	case "lib", "src", "internal", "pkg", "cmd", "app", "test", "tests", "spec", "home", "user", "projects", "~", "..", ".":
+		return true
+	}
+	return false
 }
 
 // abbrev maps abbreviations that are not prefixes of their long form to it.
-var abbrev = map[string]string{
-	"db": "databas", "pkg": "packag", "msg": "messag", "cfg": "config", "conf": "config",
-	"err": "error", "resp": "respons", "req": "request", "fn": "function", "func": "function",
-	"env": "environ", "dep": "depend", "tx": "transaction", "ui": "interfac", "doc": "document",
-	"repo": "repository", "dir": "directory", "impl": "implement", "perm": "permission",
-	"sess": "session", "auth": "authentic", "authn": "authentic", "authz": "authoriz",
-	"js": "javascript", "ts": "typescript", "py": "python", "k8s": "kubernet",
+func abbrev(a string) (string, bool) {
+	switch a {
+	case "db":
+		return "databas", true
+	case "pkg":
+		return "packag", true
+	case "msg":
+		return "messag", true
+	case "cfg", "conf":
+		return "config", true
+	case "err":
+		return "error", true
+	case "resp":
+		return "respons", true
+	case "req":
+		return "request", true
+	case "fn", "func":
+		return "function", true
+	case "env":
+		return "environ", true
+	case "dep":
+		return "depend", true
+	case "tx":
+		return "transaction", true
+	case "ui":
+		return "interfac", true
+	case "doc":
+		return "document", true
+	case "repo":
+		return "repository", true
+	case "dir":
+		return "directory", true
+	case "impl":
+		return "implement", true
+	case "perm":
+		return "permission", true
+	case "sess":
+		return "session", true
+	case "auth", "authn":
+		return "authentic", true
+	case "authz":
+		return "authoriz", true
+	case "js":
+		return "javascript", true
+	case "ts":
+		return "typescript", true
+	case "py":
+		return "python", true
+	case "k8s":
+		return "kubernet", true
+	}
+	return "", false
 }
 
 // stopWords lists function words and generic verbs of programming, in their
