@@ -84,7 +84,7 @@ func Load(path string) (Config, error) {
 		return c, err
 	}
 	if err := parse(b, &c); err != nil {
-		return Default(), fmt.Errorf("%s: %v (see docs/format.md for the settings; defaults are used)", path, err)
+		return Default(), fmt.Errorf("%s: %v (defaults are used; memkeep's docs/format.md lists the settings)", path, err)
 	}
 	return c, c.validate(path)
 }

@@ -61,6 +61,29 @@ var sections = []section{
 	}},
 }
 
+// known names the settings that may stand where an unknown one did.
+func known(open string, indent int) string {
+	if indent == 0 {
+		open = ""
+	}
+	var names []string
+	for _, s := range sections {
+		if s.name != open {
+			continue
+		}
+		for _, st := range s.settings {
+			names = append(names, st.key)
+		}
+	}
+	if open == "" {
+		for _, s := range sections[1:] {
+			names = append(names, s.name+":")
+		}
+		return "the top level takes " + strings.Join(names, ", ")
+	}
+	return open + " takes " + strings.Join(names, ", ")
+}
+
 // isSection reports whether a top-level key opens a section.
 func isSection(key string) bool {
 	for _, s := range sections[1:] {
@@ -246,7 +269,7 @@ func parse(b []byte, c *Config) error {
 		seen[path] = true
 		if n == 0 && isSection(key) {
 			if !v.null() {
-				return fail("%s: takes settings nested under it, one per line and indented (see docs/format.md)", key)
+				return fail("%s: takes settings nested under it, one per line and indented; %s", key, known(key, 2))
 			}
 			open = key
 			continue
@@ -259,7 +282,7 @@ func parse(b []byte, c *Config) error {
 			s, ok = lookup("", key)
 		}
 		if !ok {
-			errs = append(errs, &lineError{i + 1, fmt.Sprintf("unknown setting %q (see docs/format.md for the settings)", path)})
+			errs = append(errs, &lineError{i + 1, fmt.Sprintf("unknown setting %q; %s", path, known(open, n))})
 			continue
 		}
 		if err := s.set(c, v); err != nil {
