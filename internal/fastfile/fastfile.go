@@ -43,8 +43,15 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	fi, _ := f.Stat()
+	return readAll(f, fi)
+}
+
+// readAll reads f from where it stands to its end; fi, when not nil, is
+// f's FileInfo, whose size sizes the buffer.
+func readAll(f *os.File, fi fs.FileInfo) ([]byte, error) {
 	size := 512
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<30 {
+	if fi != nil && fi.Size() > 0 && fi.Size() < 1<<30 {
 		size = int(fi.Size()) + 1 // one more byte to see EOF without growing
 	}
 	b := make([]byte, 0, size)

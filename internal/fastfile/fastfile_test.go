@@ -98,8 +98,8 @@ func TestMapGivesTheFileBytes(t *testing.T) {
 		if err := os.WriteFile(p, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, release, err := Map(p)
-		if err != nil || !bytes.Equal(got, want) {
+		got, fi, release, err := Map(p)
+		if err != nil || !bytes.Equal(got, want) || fi.Size() != int64(size) {
 			t.Fatalf("size %d: got %d bytes, %v", size, len(got), err)
 		}
 		// A file replaced by rename leaves the mapping as it was.
@@ -110,7 +110,7 @@ func TestMapGivesTheFileBytes(t *testing.T) {
 		}
 		release()
 	}
-	if _, _, err := Map(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+	if _, _, _, err := Map(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: got %v, want fs.ErrNotExist", err)
 	}
 }

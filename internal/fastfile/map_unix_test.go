@@ -19,7 +19,7 @@ func TestMapTruncatedIsAPanicNotACrash(t *testing.T) {
 	if err := os.WriteFile(p, make([]byte, 4*mapMin), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, release, err := Map(p)
+	data, _, release, err := Map(p)
 	if err != nil {
 		t.Fatal(err)
 	}

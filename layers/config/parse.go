@@ -17,14 +17,14 @@ import (
 // The parser reads the YAML that a settings file like this is written in:
 // block mappings nested by indentation, plain scalars, 'single' and
 // "double" quoted strings, comments, blank lines, a leading "---" and a
-// byte-order mark. Anything else (flow collections {…} and […], sequences,
-// anchors and aliases, tags, block scalars, values continued on the next
-// line, quoted keys) is an error that names the line and says what to
-// write instead: never a silent misreading. Numbers are decimal. Where it
-// accepts a file, it reads it exactly as go.yaml.in/yaml/v3 does (the
-// tests hold it to that on generated files and by fuzzing): a null value
-// (~, null or nothing) leaves the default, a repeated key is an error,
-// and a second document is ignored.
+// byte-order mark; numbers are decimal, without leading zeros. Anything
+// else (flow collections {…} and […], sequences, anchors and aliases,
+// tags, block scalars, values continued on the next line, quoted keys, a
+// second document) is an error that names the line and says what to write
+// instead: never a silent misreading. A file it accepts, it reads exactly
+// as go.yaml.in/yaml/v3 does (the tests hold it to that on generated files
+// and by fuzzing): a null value (~, null or nothing) leaves the default,
+// and a repeated key is an error.
 
 // setting is one key of config.yaml and where its value goes.
 type setting struct {
@@ -61,11 +61,8 @@ var sections = []section{
 	}},
 }
 
-// known names the settings that may stand where an unknown one did.
-func known(open string, indent int) string {
-	if indent == 0 {
-		open = ""
-	}
+// known names the settings a section (the top level: "") takes.
+func known(open string) string {
 	var names []string
 	for _, s := range sections {
 		if s.name != open {
@@ -138,9 +135,12 @@ func (v scalar) int(dst *int) error {
 	if v.null() {
 		return nil
 	}
-	n, err := strconv.Atoi(v.text)
-	if v.quoted || err != nil || !isDecimal(v.text, false) {
+	n, err := strconv.Atoi(v.text) // an optionally signed run of decimal digits
+	if v.quoted || err != nil {
 		return fmt.Errorf("%q is not a whole number (write it in decimal digits, unquoted)", v.text)
+	}
+	if leadingZero(v.text) {
+		return fmt.Errorf("%q: write the number without leading zeros", v.text)
 	}
 	*dst = n
 	return nil
@@ -151,41 +151,59 @@ func (v scalar) float(dst *float64) error {
 		return nil
 	}
 	f, err := strconv.ParseFloat(v.text, 64)
-	if v.quoted || err != nil || !isDecimal(v.text, true) {
+	if v.quoted || err != nil || !isDecimal(v.text) {
 		return fmt.Errorf("%q is not a number (write it like 0.35, unquoted)", v.text)
+	}
+	if leadingZero(v.text) {
+		return fmt.Errorf("%q: write the number without leading zeros", v.text)
 	}
 	*dst = f
 	return nil
 }
 
-// isDecimal reports an optionally signed run of digits, with a fraction
-// and an exponent when frac is set: what both strconv and YAML read as
-// the same decimal number.
-func isDecimal(s string, frac bool) bool {
-	s = strings.TrimLeft(s, "+-")
-	digits := false
+// leadingZero reports a number whose digits start with a 0 that another
+// digit follows. YAML reads those in ways of its own (010 is octal 8 to
+// yaml.v3, 0009007199270000001 a float that rounds), so they are refused
+// rather than read two ways.
+func leadingZero(s string) bool {
+	d := strings.TrimLeft(s, "+-")
+	return len(d) > 1 && d[0] == '0' && '0' <= d[1] && d[1] <= '9'
+}
+
+// isDecimal reports a number written as an optional sign, digits with an
+// optional fraction, and an optional exponent: what YAML and strconv read
+// alike (strconv also takes inf, nan, hex and underscores; YAML reads
+// those otherwise or not at all).
+func isDecimal(s string) bool {
 	i := 0
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		digits = true
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
 	}
-	if frac && i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-			digits = true
+	digits := func() int {
+		from := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
 		}
+		return i - from
 	}
-	if frac && digits && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	n := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		n += digits()
+	}
+	if n == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		exp := i
-		for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		}
-		if i == exp {
+		if digits() == 0 {
 			return false
 		}
 	}
-	return digits && i == len(s) && len(s) > 0 && strings.Count(s, "+")+strings.Count(s, "-") <= 1
+	return i == len(s)
 }
 
 // lineError is a problem at a line of the file.
@@ -269,7 +287,7 @@ func parse(b []byte, c *Config) error {
 		seen[path] = true
 		if n == 0 && isSection(key) {
 			if !v.null() {
-				return fail("%s: takes settings nested under it, one per line and indented; %s", key, known(key, 2))
+				return fail("%s: takes settings nested under it, one per line and indented; %s", key, known(key))
 			}
 			open = key
 			continue
@@ -277,12 +295,9 @@ func parse(b []byte, c *Config) error {
 		if next, isKey := nextIndent(lines[i+1:]); next > n && !isKey {
 			return fail("%s: the value continues on the next line; write it on one line, or quote it", path)
 		}
-		s, ok := lookup(open, key)
-		if n == 0 {
-			s, ok = lookup("", key)
-		}
+		s, ok := lookup(open, key) // open is "" at the top level
 		if !ok {
-			errs = append(errs, &lineError{i + 1, fmt.Sprintf("unknown setting %q; %s", path, known(open, n))})
+			errs = append(errs, &lineError{i + 1, fmt.Sprintf("unknown setting %q; %s", path, known(open))})
 			continue
 		}
 		if err := s.set(c, v); err != nil {
@@ -293,8 +308,9 @@ func parse(b []byte, c *Config) error {
 }
 
 // unprintable finds the first character YAML does not allow in a file
-// (its printable set: tab, line breaks, and the characters that are not
-// controls or surrogates).
+// (outside its printable set: controls but tab and line breaks), or one
+// that would break a line where this parser does not split: a lone CR,
+// NEL (U+0085), U+2028 and U+2029.
 func unprintable(b []byte) (line int, r rune, found bool) {
 	line = 1
 	for i, r := range string(b) {
@@ -353,22 +369,18 @@ func splitKey(body string) (key, value, problem string) {
 	case '?', '&', '*', '!':
 		return "", "", fmt.Sprintf("%q is YAML that config.yaml does not support; write settings as name: value", body[:1])
 	}
-	i := strings.IndexByte(body, ':')
-	for i >= 0 && i+1 < len(body) && body[i+1] != ' ' && body[i+1] != '\t' {
-		j := strings.IndexByte(body[i+1:], ':')
-		if j < 0 {
-			i = -1
-			break
-		}
-		i += 1 + j
+	// The key ends at the first ':' followed by white space or the end.
+	i := 0
+	for i < len(body) && !(body[i] == ':' && (i+1 == len(body) || body[i+1] == ' ' || body[i+1] == '\t')) {
+		i++
 	}
-	if i <= 0 {
+	if i == 0 || i == len(body) {
 		return "", "", fmt.Sprintf("%q is not a setting; write name: value", truncate(body, 40))
 	}
 	key = body[:i]
 	for _, r := range key {
 		if !(r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
-			return "", "", fmt.Sprintf("%q is not a setting name; names are letters, digits and _", truncate(key, 40))
+			return "", "", fmt.Sprintf("%q is not a setting name; names are letters, digits, _ and -", truncate(key, 40))
 		}
 	}
 	return key, strings.TrimSpace(body[i+1:]), ""

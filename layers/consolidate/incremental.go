@@ -119,12 +119,52 @@ func loadExtractState(l memdir.Layout, base string) *extractState {
 	return parseHeader(b)
 }
 
-// readL1Bytes returns the bytes of an L1 file, mapped when it is large
-// (see fastfile.Map), and the function that releases them. Callers must
-// not modify the bytes nor keep any of them past release: what they take
-// from them, they decode or copy.
-func readL1Bytes(p string) ([]byte, func(), error) {
-	return fastfile.Map(p)
+// lastL1 is the checksum of the L1 file this process read last, and the
+// file's identity then (inode, size, modification time). Stop reads a
+// session's L1 for extraction (Micro) and checks Pending's coverage
+// against the same file: while the file is as it was, the check uses the
+// checksum instead of mapping and summing the file a second time.
+var lastL1 struct {
+	sync.Mutex
+	path string
+	fi   os.FileInfo
+	crc  uint32
+}
+
+// rememberL1 records the checksum of all of the L1 file p as read with fi.
+func rememberL1(p string, fi os.FileInfo, crc uint32) {
+	lastL1.Lock()
+	defer lastL1.Unlock()
+	lastL1.path, lastL1.fi, lastL1.crc = p, fi, crc
+}
+
+// l1Checksum returns the size and checksum of the L1 file p.
+func l1Checksum(p string) (int64, uint32, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	lastL1.Lock()
+	known := lastL1.path == p && sameFile(lastL1.fi, fi)
+	crc := lastL1.crc
+	lastL1.Unlock()
+	if known {
+		return fi.Size(), crc, nil
+	}
+	data, fi, release, err := fastfile.Map(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer release()
+	crc = crc32.ChecksumIEEE(data)
+	if int64(len(data)) == fi.Size() {
+		rememberL1(p, fi, crc)
+	}
+	return int64(len(data)), crc, nil
+}
+
+func sameFile(a, b os.FileInfo) bool {
+	return a != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // extraction is what the L1 file gives the subconscious path.
@@ -145,7 +185,10 @@ var incremental = true
 // result of Update are left out of fresh: those under MinSignificance
 // that s does not hold, when s has no conscious record to converge with.
 func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error) {
-	data, release, err := readL1Bytes(l.L1File(base))
+	// The bytes are mapped (see fastfile.Map): what extraction keeps of
+	// them, it decodes or copies.
+	l1Path := l.L1File(base)
+	data, fi, release, err := fastfile.Map(l1Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return extraction{}, nil
 	}
@@ -223,6 +266,9 @@ func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error
 	}
 	next.Size = int64(len(data))
 	next.CRC = crc32.Update(next.PrefixCRC, crc32.IEEETable, data[next.PrefixOff:])
+	if int64(len(data)) == fi.Size() {
+		rememberL1(l1Path, fi, next.CRC)
+	}
 	next.Lines = lines
 	next.Ranges = 0
 	if lines > 0 {
@@ -243,7 +289,7 @@ func extractSession(l memdir.Layout, base string, s *l2.File) (extraction, error
 // when conscious, else those significant or held by the L2 file), or nil
 // when the state cannot be trusted.
 func resumeState(p string, data []byte, conscious bool, held map[string]bool) (*extractState, []l2.Exchange) {
-	b, release, err := fastfile.Map(p)
+	b, _, release, err := fastfile.Map(p)
 	if err != nil {
 		return nil, nil
 	}
@@ -343,16 +389,15 @@ func l1Coverage(l memdir.Layout, base string) (lines, ranges int, ok bool) {
 	if !incremental {
 		return 0, 0, false
 	}
-	data, release, err := readL1Bytes(l.L1File(base))
+	size, crc, err := l1Checksum(l.L1File(base))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, 0, true
 	}
 	if err != nil {
 		return 0, 0, false
 	}
-	defer release()
 	st := loadExtractState(l, base)
-	if st == nil || st.Size != int64(len(data)) || crc32.ChecksumIEEE(data) != st.CRC {
+	if st == nil || st.Size != size || crc != st.CRC {
 		return 0, 0, false
 	}
 	return st.Lines, st.Ranges, true

@@ -474,3 +474,21 @@ func TestPendingManySessions(t *testing.T) {
 		t.Errorf("the index kept nothing: %s", b)
 	}
 }
+
+// TestPendingSeesL1ChangedAfterExtraction: Pending reuses the checksum
+// extraction took of the L1 file only while the file is as it was read.
+// Here the file is rewritten after Micro with the same size (two lines
+// joined into one that no longer decodes), so only its identity tells:
+// Pending must count it as a full reading does.
+func TestPendingSeesL1ChangedAfterExtraction(t *testing.T) {
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	const b = "2026-03-01_0901_abcd1234"
+	w := newTwins(t, "abcd1234-0000-4000-8000-000000000000", start.Add(24*time.Hour))
+	data := l1.Encode(syntheticL1(12, start))
+	w.setL1(b, data)
+	w.micro()
+	joined := bytes.Clone(data)
+	joined[bytes.LastIndexByte(joined[:len(joined)-1], '\n')] = ' '
+	w.setL1(b, joined)
+	w.do(func(l memdir.Layout) (any, error) { return Pending(l, w.sid) })
+}

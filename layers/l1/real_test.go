@@ -18,17 +18,10 @@ import (
 // the test when that folder is not beside the project.
 func realTranscripts(t testing.TB) []string {
 	t.Helper()
-	var files []string
-	filepath.Walk(sharedTranscripts, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files := fixtures.SharedTranscripts(sharedTranscripts)
 	if len(files) == 0 {
 		t.Skipf("no real transcripts in %s", sharedTranscripts)
 	}
-	sort.Strings(files)
 	return files
 }
 

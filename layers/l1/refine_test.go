@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden L1 files in testdata
 
 // sharedTranscripts are the real Claude Code transcripts beside the
 // project (read-only, never copied in).
-const sharedTranscripts = "../../../shared/transcripts"
+const sharedTranscripts = fixtures.SharedDir
 
 func refineBytes(t testing.TB, data []byte, root string) ([]Record, State) {
 	t.Helper()

@@ -3,13 +3,12 @@ package l2
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/memkeep/memkeep/fixtures"
 	"github.com/memkeep/memkeep/layers/l1"
 )
 
@@ -81,23 +80,13 @@ func disagreement(s string) string {
 	return strings.Join(d, "\n")
 }
 
-// sharedTranscripts are the real Claude Code transcripts beside the
-// project (read-only, never copied in).
-const sharedTranscripts = "../../../shared/transcripts"
-
 // TestMatchersAgreeOnRealTranscripts runs every matcher over every prompt,
 // assistant text, tool result and Bash command of the real transcripts, as
 // a whole, by sentence and by first line, as extraction passes them.
 func TestMatchersAgreeOnRealTranscripts(t *testing.T) {
-	var files []string
-	filepath.WalkDir(sharedTranscripts, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files := fixtures.SharedTranscripts(fixtures.SharedDir)
 	if len(files) == 0 {
-		t.Skipf("no real transcripts in %s", sharedTranscripts)
+		t.Skipf("no real transcripts in %s", fixtures.SharedDir)
 	}
 	seen := map[string]bool{}
 	var records, compared, failed int

@@ -2,10 +2,11 @@ package redact
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/memkeep/memkeep/fixtures"
 )
 
 // secretText is cleanText with a handful of secrets of different kinds
@@ -69,14 +70,7 @@ func BenchmarkCompileAllRules(b *testing.B) {
 // realTranscripts lists the real transcripts shared beside the project,
 // largest first, or nothing when they are absent.
 func realTranscripts(tb testing.TB) []string {
-	root := filepath.Join("..", "..", "..", "shared", "transcripts")
-	var files []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files := fixtures.SharedTranscripts(fixtures.SharedDir)
 	size := func(p string) int64 {
 		fi, err := os.Stat(p)
 		if err != nil {

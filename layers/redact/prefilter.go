@@ -17,9 +17,9 @@ type keyword struct {
 // a small cousin of Aho–Corasick that suits a few dozen short keywords.
 //
 // The keywords starting with byte c are kws[start[c]:start[c+1]], in the
-// order given: one allocation, because a hook process builds the tables
-// once and uses them for a few short strings (per-byte slices cost it
-// ~100 appends, a third of its redaction time).
+// order given: one allocation rather than a slice per first byte, since a
+// hook process builds the tables once and uses them for a few short
+// strings.
 type kwTable struct {
 	grams [gramBits / 64]uint64
 	start [257]uint16
