@@ -45,10 +45,25 @@ func goBuild(tb testing.TB, pkg, name string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// The binary is timed from a copy written with write(2), not from the
+	// file the Go linker wrote: here a freshly linked memkeep ran 18–21%
+	// slower from the page cache than the same bytes copied (PostToolUse
+	// 4.20 against 3.45 ms and 3.98 against 3.28 ms, with the same number
+	// of page faults), while copies of one binary agree within 2%. Both
+	// binaries timed here, memkeep and the empty Go program, are copies.
 	bin := filepath.Join(dir, name)
-	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+	linked := bin + ".linked"
+	if out, err := exec.Command("go", "build", "-o", linked, pkg).CombinedOutput(); err != nil {
 		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
+	b, err := os.ReadFile(linked)
+	if err == nil {
+		err = os.WriteFile(bin, b, 0o755)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	os.Remove(linked)
 	if builds.bins == nil {
 		builds.bins = map[string]string{}
 	}
