@@ -72,7 +72,8 @@ func Members(b []byte, fn func(key, val []byte)) error {
 	}
 }
 
-// Elements calls fn with each raw element of the JSON array in b.
+// Elements calls fn with each raw element of the JSON array in b. Only the
+// array's own syntax is checked, as in Members.
 func Elements(b []byte, fn func(el []byte)) error {
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '[' {
@@ -96,6 +97,9 @@ func Elements(b []byte, fn func(el []byte)) error {
 		case ',':
 			i = skipWS(b, i+1)
 		case ']':
+			if skipWS(b, i+1) != len(b) {
+				return ErrSyntax
+			}
 			return nil
 		default:
 			return ErrSyntax
