@@ -76,7 +76,7 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 			return err
 		}
 		commitAfter(l, cfg.Commit, o.Session, s)
-		warmContext(l, cfg.Context.Budget)
+		warmCaches(l, cfg.Context.Budget)
 		return printSummary(s, sum, o.JSON)
 	}
 	// Deferred work: each session SessionEnd marked, deeply; the marker
@@ -88,7 +88,7 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	defer func() {
 		if len(deferred) > 0 {
 			commitAfter(l, cfg.Commit, strings.Join(deferred, ","), s)
-			warmContext(l, cfg.Context.Budget)
+			warmCaches(l, cfg.Context.Budget)
 		}
 	}()
 	for _, sid := range deferred {

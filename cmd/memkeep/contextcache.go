@@ -85,9 +85,10 @@ func memoryContext(l memdir.Layout, budget int, branch string) (string, error) {
 	return text, nil
 }
 
-// warmContext computes the SessionStart context once after a consolidation
-// (which runs in the background after SessionEnd), so the next session
-// starts from the cache.
-func warmContext(l memdir.Layout, budget int) {
+// warmCaches computes the SessionStart context and the recall index once
+// after a consolidation (which runs in the background after SessionEnd),
+// so that the next session starts, and its prompts recall, from them.
+func warmCaches(l memdir.Layout, budget int) {
 	_, _ = memoryContext(l, budget-budget/hotShare, currentBranch(l))
+	_ = consolidate.WarmRecall(l)
 }

@@ -315,3 +315,17 @@ func BenchmarkHookSessionStartCold(b *testing.B) {
 		reportVsFloor(b, "SessionStart, cache cold (10,000 L2 items)", run, 10)
 	}
 }
+
+// BenchmarkHookUserPromptSubmit is a prompt with 10,000 L2 items in
+// memory: the recall that runs on every prompt.
+func BenchmarkHookUserPromptSubmit(b *testing.B) {
+	bin := memkeepBinary(b)
+	dir := benchProject(b)
+	bigMemory(b, dir, 10000)
+	in := hookPayload(b, map[string]any{"session_id": "bench-prompt", "cwd": dir, "hook_event_name": "UserPromptSubmit",
+		"prompt": "The upload handler returns 500 when the file is empty; fix the nil check in upload/upload.go and add a test."})
+	run := proctime.Run{Path: bin, Args: []string{"hook", "UserPromptSubmit"}, Dir: dir, Stdin: in, Env: benchEnv()}
+	for i := 0; i < b.N; i++ {
+		reportVsFloor(b, "UserPromptSubmit (10,000 L2 items)", run, 20)
+	}
+}

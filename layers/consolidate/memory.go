@@ -70,14 +70,7 @@ func Load(l memdir.Layout) (*Memory, error) {
 		if lf.err != nil {
 			return nil, lf.err
 		}
-		f := lf.file
-		if f.L1 == "" {
-			f.L1 = l2.L1Name(s.Base)
-		}
-		if f.SessionID == "" {
-			f.SessionID = sid8(s.Base)
-		}
-		m.Sessions = append(m.Sessions, f)
+		m.Sessions = append(m.Sessions, completeSession(lf.file, s.Base))
 		m.onDisk[l.L2File(s.Base)] = lf.raw
 	}
 	m.onDisk[l.FactsFile()] = readOrNil(l.FactsFile())
@@ -140,6 +133,18 @@ func loadSessions(l memdir.Layout, ss []l2.Session) []readSession {
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// completeSession fills in what an L2 file may lack and its name tells:
+// the L1 file and the session id.
+func completeSession(f *l2.File, base string) *l2.File {
+	if f.L1 == "" {
+		f.L1 = l2.L1Name(base)
+	}
+	if f.SessionID == "" {
+		f.SessionID = sid8(base)
+	}
+	return f
 }
 
 func sid8(base string) string {

@@ -281,15 +281,6 @@ func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
 	return render.Context(m.View(), opts), nil
 }
 
-// Recall searches L4 → L3 → L2 for the memories relevant to a query.
-func Recall(l memdir.Layout, query string, opts l4.SearchOptions) ([]l4.Hit, error) {
-	m, err := Load(l)
-	if err != nil {
-		return nil, err
-	}
-	return l4.Search(m.Facts, m.Concepts, m.Sessions, query, opts), nil
-}
-
 // FormatHits renders hits for injection into a prompt, "" when there are
 // none.
 func FormatHits(hits []l4.Hit) string {

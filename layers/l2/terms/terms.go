@@ -110,6 +110,39 @@ func Match(a, b string) float64 {
 	return 0
 }
 
+// MatchCandidates lets a sorted dictionary of terms find every term u
+// with Match(t, u) > 0 without comparing t with all of them: each such u
+// is either equal to a string passed to exact or begins with a string
+// passed to prefix. (Some candidates score 0; callers still score each
+// with Match.)
+func MatchCandidates(t string, exact, prefix func(string)) {
+	near := func(w string) {
+		exact(w)
+		// u begins w (or is w), the shorter one being w…
+		if len(w) >= 4 {
+			prefix(w)
+		}
+		// …or u is a prefix of w of at least four letters.
+		for k := 4; k < len(w); k++ {
+			exact(w[:k])
+		}
+	}
+	near(t)
+	if x, ok := abbrev(t); ok {
+		near(x)
+	}
+	// u is an abbreviation whose long form is t or a prefix relation of it.
+	for _, a := range abbreviations {
+		if y, _ := abbrev(a); y == t || prefixOf(y, t) {
+			exact(a)
+		}
+	}
+}
+
+// abbreviations are the words abbrev knows, for MatchCandidates.
+var abbreviations = [...]string{"db", "pkg", "msg", "cfg", "conf", "err", "resp", "req", "fn", "func", "env",
+	"dep", "tx", "ui", "doc", "repo", "dir", "impl", "perm", "sess", "auth", "authn", "authz", "js", "ts", "py", "k8s"}
+
 // prefixOf reports whether the shorter of a and b, at least four letters
 // long, begins the other.
 func prefixOf(a, b string) bool {
