@@ -46,7 +46,7 @@ func userPromptSubmit(e *Env) (Output, error) {
 	errs = append(errs, saveState(e.Layout, e.In.SessionID, st))
 	errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
 		Type: "prompt", Direction: "in", SessionID: e.In.SessionID,
-		Summary: firstLine(e.In.Prompt, 120), Content: e.In.Prompt,
+		Summary: firstLine(e.In.Prompt), Content: e.In.Prompt,
 	}))
 	isRule, err := e.Deps.Memory.RecordPrompt(e.Layout, e.In.SessionID, e.In.Prompt)
 	errs = append(errs, err)
@@ -106,9 +106,9 @@ func postToolUse(e *Env) (Output, error) {
 		summary += " " + rel
 		meta["file"] = rel
 	case in.Command != "":
-		summary += ": " + firstLine(in.Command, 100)
+		summary += ": " + firstLine(in.Command)
 	case in.Pattern != "":
-		summary += " " + firstLine(in.Pattern, 100)
+		summary += " " + firstLine(in.Pattern)
 	}
 	typ := "tool_use"
 	if edit {
@@ -234,17 +234,13 @@ func spawnConsolidate(l memdir.Layout) error {
 	return cmd.Process.Release()
 }
 
-func firstLine(s string, n int) string {
+// firstLine is the first line of s, whole: the event stream redacts a
+// summary before it cuts it to length, and a secret cut here first would
+// lose the tail its redaction rule recognises it by.
+func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
-	}
-	if len(s) > n {
-		cut := n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
 	}
 	return s
 }

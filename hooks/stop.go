@@ -54,7 +54,7 @@ func stop(e *Env) (Output, error) {
 		// for is memory bookkeeping, not a new outcome.
 		errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
 			Type: "stop", Direction: "out", SessionID: sid,
-			Summary: firstLine(e.In.LastAssistantMessage, 160), Content: e.In.LastAssistantMessage,
+			Summary: firstLine(e.In.LastAssistantMessage), Content: e.In.LastAssistantMessage,
 		}))
 	}
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)

@@ -12,6 +12,7 @@ import (
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/scrub"
 	"github.com/memkeep/memkeep/render"
 )
 
@@ -261,7 +262,9 @@ func (m *Memory) forgetRecord(id, reason string, now time.Time) (l4.Forgotten, e
 // candidate, at once, and reports whether the prompt was one. The
 // statement is keyed as reflection will key it, so it counts once.
 func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) (bool, error) {
-	rule, ok := l2.PromptRule(prompt)
+	// Scrubbed as L1 scrubs the prompt, so that reflection, which reads it
+	// from L1, finds the same statement and counts it once.
+	rule, ok := l2.PromptRule(scrub.Text(prompt, l.Root))
 	if !ok {
 		return false, nil
 	}

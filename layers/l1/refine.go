@@ -3,6 +3,7 @@ package l1
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/memkeep/memkeep/layers/scrub"
 	"sort"
 	"strings"
 
@@ -367,7 +368,7 @@ func decodeBlocks(v []byte) ([]block, error) {
 // clean relativises machine paths and redacts secrets: nothing leaves L1
 // without passing through it.
 func (r *Refiner) clean(s string) string {
-	return redactText(relativize(s, r.st.Root))
+	return scrub.Text(s, r.st.Root)
 }
 
 // EncodeRecord writes rec as one L1 line (with its newline). The encoding

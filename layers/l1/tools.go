@@ -3,8 +3,10 @@ package l1
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/memkeep/memkeep/layers/scrub"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memkeep/memkeep/internal/jsonscan"
 
@@ -56,7 +58,7 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 	}
 	switch b.Name {
 	case "Bash":
-		rec.Cmd = r.clean(truncate(in.Command, maxCmd))
+		rec.Cmd = r.cleanCut(in.Command, maxCmd)
 	case "Read":
 		rec.File = r.path(file)
 		if o, ok := jsonInt(in.Offset); ok {
@@ -69,7 +71,7 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 		}
 	case "Edit":
 		rec.File = r.path(file)
-		rec.Diff = r.clean(diffSummary(in.OldString, in.NewString))
+		rec.Diff = diffSummary(in.OldString, in.NewString, r.cleanCut)
 	case "MultiEdit":
 		rec.File = r.path(file)
 		var olds, news []string
@@ -77,29 +79,29 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 			olds = append(olds, e.OldString)
 			news = append(news, e.NewString)
 		}
-		rec.Diff = r.clean(diffSummary(strings.Join(olds, "\n"), strings.Join(news, "\n")))
+		rec.Diff = diffSummary(strings.Join(olds, "\n"), strings.Join(news, "\n"), r.cleanCut)
 	case "Write":
 		rec.File = r.path(file)
-		rec.Diff = r.clean(diffSummary("", in.Content))
+		rec.Diff = diffSummary("", in.Content, r.cleanCut)
 	case "NotebookEdit":
 		rec.File = r.path(file)
 	case "Grep", "Glob":
-		rec.Pat = r.clean(truncate(in.Pattern, maxArg))
+		rec.Pat = r.cleanCut(in.Pattern, maxArg)
 		if in.Path != "" {
 			rec.File = r.path(in.Path)
 		}
 	case "Task", "Agent":
-		rec.Arg = r.clean(truncate(strings.TrimSpace(in.SubagentType+": "+in.Description), maxArg))
+		rec.Arg = r.cleanCut(strings.TrimSpace(in.SubagentType+": "+in.Description), maxArg)
 	case "WebFetch":
-		rec.Arg = r.clean(truncate(in.URL, maxArg))
+		rec.Arg = r.cleanCut(in.URL, maxArg)
 	case "WebSearch":
-		rec.Arg = r.clean(truncate(in.Query, maxArg))
+		rec.Arg = r.cleanCut(in.Query, maxArg)
 	case "Skill":
-		rec.Arg = r.clean(truncate(in.Skill, maxArg))
+		rec.Arg = r.cleanCut(in.Skill, maxArg)
 	case "TodoWrite":
 		rec.Arg = strconv.Itoa(len(in.Todos)) + " todos"
 	default:
-		rec.Arg = r.clean(truncate(compactJSON(b.Input), maxArg))
+		rec.Arg = r.cleanCut(compactJSON(b.Input), maxArg)
 	}
 	return rec
 }
@@ -276,7 +278,7 @@ func (r *Refiner) short(s string, isErr bool) string {
 		limit = maxRes
 	}
 	line, _, _ := strings.Cut(s, "\n")
-	return r.clean(truncate(strings.TrimSpace(line), limit))
+	return r.cleanCut(strings.TrimSpace(line), limit)
 }
 
 // maxResultRead bounds how much of a tool result is unquoted: L1 keeps
@@ -347,7 +349,7 @@ func stringHead(v []byte, n int) []byte {
 
 // diffSummary says how many lines an edit added and removed, and shows the
 // first changed line of the new text.
-func diffSummary(old, new string) string {
+func diffSummary(old, new string, cleanCut func(string, int) string) string {
 	ol, nl := splitLines(old), splitLines(new)
 	// Trim the common prefix and suffix so "+A -R" counts changed lines.
 	p := 0
@@ -376,7 +378,7 @@ func diffSummary(old, new string) string {
 		}
 	}
 	if first != "" {
-		sum += " " + truncate(first, maxDiffLn)
+		sum += " " + cleanCut(first, maxDiffLn)
 	}
 	return sum
 }
@@ -408,6 +410,24 @@ func compactJSON(v jsontext.Value) string {
 }
 
 // truncate cuts s to at most n runes, marking the cut with "…".
+// cleanCut is clean and then truncate. Cut first, a secret that straddles
+// the cut would lose the tail its redaction rule recognises it by, and its
+// head would be kept. To bound the work on a huge line, what lies well
+// past the cut is dropped before cleaning: secretSpan bytes past the
+// longest n characters, more than any secret a rule matches on one line.
+func (r *Refiner) cleanCut(s string, n int) string {
+	if limit := 4*n + secretSpan; len(s) > limit {
+		for limit > 0 && !utf8.RuneStart(s[limit]) {
+			limit--
+		}
+		s = s[:limit]
+	}
+	return truncate(r.clean(s), n)
+}
+
+// secretSpan bounds the length of a one-line secret, for cleanCut.
+const secretSpan = 8 << 10
+
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -428,5 +448,5 @@ func (r *Refiner) path(p string) string {
 	if p == "" {
 		return ""
 	}
-	return redactText(relPath(p, r.st.Root))
+	return scrub.Path(p, r.st.Root)
 }

@@ -1,4 +1,9 @@
-package l1
+// Package scrub is the single point through which text reaches committed
+// memory: secrets are redacted (layers/redact) and the machine's paths are
+// made repo-relative, or home-relative ("~/…"), so that no user name or
+// machine layout is committed (SPEC: paths are repo-relative). L1, the
+// event stream and the records people and agents add all go through it.
+package scrub
 
 import (
 	"path"
@@ -7,8 +12,13 @@ import (
 	"github.com/memkeep/memkeep/layers/redact"
 )
 
-// redactText is the single point through which text enters L1.
-func redactText(s string) string { return redact.String(s) }
+// Text is s with its secrets redacted and the absolute paths in it made
+// relative to root (the project's work tree) or to the home folder.
+func Text(s, root string) string { return redact.String(Paths(s, root)) }
+
+// Path is a tool's target file p, relative to root or the home folder,
+// redacted.
+func Path(p, root string) string { return redact.String(relPath(p, root)) }
 
 // homePrefixes are the folders a path is made home-relative under, so that
 // no user name or machine layout reaches committed memory.
@@ -44,9 +54,10 @@ func homeRel(p string) string {
 	return p
 }
 
-// relativize rewrites absolute paths inside free text (commands, prompts,
-// assistant prose) the way relPath rewrites a target file.
-func relativize(s, root string) string {
+// Paths rewrites absolute paths inside free text (commands, prompts,
+// assistant prose) the way Path rewrites a target file, and redacts
+// nothing.
+func Paths(s, root string) string {
 	if root != "" && strings.Contains(s, root) {
 		root = strings.TrimSuffix(root, "/")
 		s = strings.ReplaceAll(s, root+"/", "")
