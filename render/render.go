@@ -252,18 +252,25 @@ func Context(m Memory, opts ContextOptions) string {
 	if !add("# Project memory (memkeep)\n") {
 		return ""
 	}
-	heading := func(h string) func() bool {
-		done := false
-		return func() bool {
-			if done {
-				return true
+	// section returns the function that adds an item line under the
+	// heading h, written with the first item that fits. An item that does
+	// not fit is skipped rather than ending the section: one long rule must
+	// not hide the short ones after it.
+	section := func(h string) func(line string) {
+		head := "\n## " + h + "\n"
+		return func(line string) {
+			if head != "" {
+				if len(head)+len(line) > left {
+					return
+				}
+				add(head)
+				head = ""
 			}
-			done = true
-			return add("\n## " + h + "\n")
+			add(line)
 		}
 	}
 	promoted, candidates := splitRules(m.Facts.Rules)
-	h := heading("Rules")
+	item := section("Rules")
 	for _, r := range append(promoted, candidates...) {
 		line := "- " + oneLine(r.Text)
 		if !r.Promoted {
@@ -272,9 +279,7 @@ func Context(m Memory, opts ContextOptions) string {
 		if r.Review {
 			line += " (contradicted: check with the user)"
 		}
-		if !h() || !add(line+"\n") {
-			break
-		}
+		item(line + "\n")
 	}
 
 	probe := l2.Exchange{Files: opts.Files, Keywords: terms.Words(strings.NewReplacer("/", " ", "-", " ", "_", " ").Replace(opts.Branch))}
@@ -294,29 +299,21 @@ func Context(m Memory, opts ContextOptions) string {
 			rel = append(rel, scored{c, 0})
 		}
 	}
-	h = heading("Concepts")
+	item = section("Concepts")
 	for _, x := range rel {
-		if !h() || !add(fmt.Sprintf("- %s: %s%s\n", x.c.Name, oneLine(x.c.Summary), markdownInline(fileSpans(x.c.Files, 3)))) {
-			break
-		}
+		item(fmt.Sprintf("- %s: %s%s\n", x.c.Name, oneLine(x.c.Summary), markdownInline(fileSpans(x.c.Files, 3))))
 	}
-	h = heading("Solutions and core logic")
+	item = section("Solutions and core logic")
 	for _, s := range m.Facts.Solutions {
-		if !h() || !add(fmt.Sprintf("- %s → %s\n", oneLine(s.Problem), oneLine(s.Solution))) {
-			break
-		}
+		item(fmt.Sprintf("- %s → %s\n", oneLine(s.Problem), oneLine(s.Solution)))
 	}
 	for _, k := range m.Facts.CoreLogic {
-		if !h() || !add("- "+oneLine(k.Text)+"\n") {
-			break
-		}
+		item("- " + oneLine(k.Text) + "\n")
 	}
-	h = heading("Recent")
+	item = section("Recent")
 	for _, s := range recent(m.Sessions, 3) {
 		for _, e := range topExchanges(s, 3) {
-			if !h() || !add(fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base())) {
-				return b.String()
-			}
+			item(fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base()))
 		}
 	}
 	return b.String()

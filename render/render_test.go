@@ -60,3 +60,28 @@ func TestContextOrderAndBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestContextSkipsWhatDoesNotFit: an item too long for what is left of the
+// budget is skipped, and the shorter ones after it still come.
+func TestContextSkipsWhatDoesNotFit(t *testing.T) {
+	m := sample()
+	m.Facts.Rules = []l4.Rule{
+		{ID: "r-a", Text: "Always run gofmt.", Promoted: true},
+		{ID: "r-b", Text: "Always use this logging config: " + strings.Repeat("level: debug ", 1200), Promoted: true},
+		{ID: "r-c", Text: "Never push to main.", Promoted: true},
+	}
+	got := Context(m, ContextOptions{Budget: 2000})
+	for _, want := range []string{"## Rules\n- Always run gofmt.\n- Never push to main.\n", "store: SQLite", "Fix locked database"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "logging config") {
+		t.Errorf("the rule longer than the budget is in the context:\n%s", got)
+	}
+	// A section none of whose items fit has no heading.
+	m.Facts.Rules = m.Facts.Rules[1:2]
+	if got := Context(m, ContextOptions{Budget: 2000}); strings.Contains(got, "## Rules") {
+		t.Errorf("a Rules heading without rules:\n%s", got)
+	}
+}

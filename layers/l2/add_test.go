@@ -141,4 +141,9 @@ func TestRuleStatement(t *testing.T) {
 	if !Negative("Never push to main.") || Negative("Always run gofmt.") {
 		t.Error("Negative polarity wrong")
 	}
+	// A pasted configuration is cut: its head says what the rule is about.
+	long, ok := PromptRule("From now on always use this logging config: " + strings.Repeat("level: debug ", 900))
+	if !ok || len(long) > maxRule+len("…") || !strings.HasPrefix(long, "Always use this logging config: level: debug") || !strings.HasSuffix(long, "…") {
+		t.Errorf("a 12 KB rule gave %d bytes: %.80q", len(long), long)
+	}
 }

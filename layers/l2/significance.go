@@ -141,10 +141,18 @@ func RuleStatement(text string) (string, bool) {
 		if utf8.RuneCountInString(r) < 8 {
 			continue
 		}
+		if len(r) > maxRule {
+			// A pasted configuration is no rule to repeat at every start;
+			// its head says what it is about.
+			return upperFirst(truncate(r, maxRule)), true
+		}
 		return upperFirst(r) + ".", true
 	}
 	return "", false
 }
+
+// maxRule is the longest rule kept, in bytes; a longer one is cut.
+const maxRule = 300
 
 // Negative reports whether a rule forbids rather than prescribes: the two
 // polarities of the same rule contradict each other.
