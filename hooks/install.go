@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -47,6 +48,23 @@ func isOurs(command, event string) bool {
 	}
 	rest = strings.Trim(strings.TrimSpace(rest), `'"`)
 	return filepath.Base(rest) == "memkeep"
+}
+
+// programOf is the program of a hook command memkeep wrote for event.
+func programOf(command, event string) string {
+	rest, _ := strings.CutSuffix(strings.TrimSpace(command), " hook "+event)
+	return strings.Trim(strings.TrimSpace(rest), `'"`)
+}
+
+// runs reports whether a hook's program can be started: an absolute path
+// that is an executable file, or a name found on PATH.
+func runs(program string) bool {
+	if strings.ContainsRune(program, filepath.Separator) {
+		fi, err := os.Stat(program)
+		return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+	}
+	_, err := exec.LookPath(program)
+	return err == nil
 }
 
 // member is one key of a JSON object, kept in file order.
@@ -131,24 +149,46 @@ type matcherGroup struct {
 
 // InstallResult says what Install or Uninstall changed.
 type InstallResult struct {
-	Path    string
-	Added   []string // events whose hook was added
-	Removed []string // events whose hook was removed
+	Path     string
+	Added    []string // events whose hook was added
+	Removed  []string // events whose hook was removed
+	Repaired []string // events whose hook named a program that no longer runs
 }
 
 // Install merges memkeep's hooks into the Claude Code settings file at path
 // (created when missing). Other keys, other tools' hooks and the order of
-// everything are kept; running it twice changes nothing.
+// everything are kept; running it twice changes nothing. A memkeep hook
+// already there is kept as it is (a committed `memkeep` from PATH stays so)
+// unless its program no longer runs (a binary moved or deleted): then it
+// is pointed at program.
 func Install(path, program string) (InstallResult, error) {
-	return editHooks(path, func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error) {
-		for _, g := range groups {
+	return editHooks(path, false, func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error) {
+		for gi, g := range groups {
 			var mg matcherGroup
-			if json.Unmarshal(g, &mg) == nil {
-				for _, h := range mg.Hooks {
-					if isOurs(h.Command, event) {
-						return groups, false, nil
-					}
+			if json.Unmarshal(g, &mg) != nil {
+				continue
+			}
+			for hi, h := range mg.Hooks {
+				if !isOurs(h.Command, event) {
+					continue
 				}
+				if runs(programOf(h.Command, event)) || !runs(program) {
+					return groups, false, nil
+				}
+				// Rewrite the group with the command repaired, keeping the
+				// rest of it as it was.
+				mg.Hooks[hi].Command = Command(program, event)
+				ms, err := decodeObject(g)
+				if err != nil {
+					return nil, false, err
+				}
+				hb, _ := json.Marshal(mg.Hooks)
+				nb, err := encodeObject(set(ms, "hooks", hb))
+				if err != nil {
+					return nil, false, err
+				}
+				groups[gi] = bytes.TrimSpace(nb)
+				return groups, true, nil
 			}
 		}
 		mg := matcherGroup{Hooks: []hookEntry{{Type: "command", Command: Command(program, event), Timeout: hookTimeout(event)}}}
@@ -170,7 +210,7 @@ func Uninstall(path string) (InstallResult, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return InstallResult{Path: path}, nil
 	}
-	return editHooks(path, func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error) {
+	return editHooks(path, true, func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error) {
 		var out []json.RawMessage
 		changed := false
 		for _, g := range groups {
@@ -235,7 +275,7 @@ func Installed(path string) ([]string, error) {
 	return out, nil
 }
 
-func editHooks(path string, edit func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error)) (InstallResult, error) {
+func editHooks(path string, uninstall bool, edit func(event string, groups []json.RawMessage) ([]json.RawMessage, bool, error)) (InstallResult, error) {
 	res := InstallResult{Path: path}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -265,10 +305,13 @@ func editHooks(path string, edit func(event string, groups []json.RawMessage) ([
 		if !changed {
 			continue
 		}
-		if len(groups) > before {
+		switch {
+		case len(groups) > before:
 			res.Added = append(res.Added, ev)
-		} else {
+		case uninstall:
 			res.Removed = append(res.Removed, ev)
+		default:
+			res.Repaired = append(res.Repaired, ev)
 		}
 		if len(groups) == 0 {
 			hooksObj = remove(hooksObj, ev)
@@ -280,7 +323,7 @@ func editHooks(path string, edit func(event string, groups []json.RawMessage) ([
 		}
 		hooksObj = set(hooksObj, ev, gb)
 	}
-	if len(res.Added) == 0 && len(res.Removed) == 0 {
+	if len(res.Added) == 0 && len(res.Removed) == 0 && len(res.Repaired) == 0 {
 		return res, nil
 	}
 	if len(hooksObj) == 0 {
@@ -296,7 +339,17 @@ func editHooks(path string, edit func(event string, groups []json.RawMessage) ([
 	if err != nil {
 		return res, err
 	}
-	return res, atomicfile.WriteFile(path, out, 0o644)
+	// The file may hold keys (env) its owner keeps private, and may be a
+	// link into a dotfiles repository: write the file it points to, with
+	// the permissions it has.
+	perm := os.FileMode(0o644)
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+		if fi, err := os.Stat(path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+	}
+	return res, atomicfile.WriteFile(path, out, perm)
 }
 
 func remove(ms []member, key string) []member {

@@ -126,3 +126,79 @@ func TestCommandSurvivesTheShell(t *testing.T) {
 		t.Fatal("our own command not recognised")
 	}
 }
+
+// fakeProgram writes an executable file named memkeep under dir.
+func fakeProgram(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "memkeep")
+	os.MkdirAll(dir, 0o755)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestInstallRepairsAMovedProgram: hooks naming a memkeep that no longer
+// exists are pointed at the one installing; hooks that work are left.
+func TestInstallRepairsAMovedProgram(t *testing.T) {
+	tmp := t.TempDir()
+	p := filepath.Join(tmp, "settings.json")
+	os.WriteFile(p, []byte(otherTools), 0o644)
+	old := fakeProgram(t, filepath.Join(tmp, "old dir"))
+	if _, err := Install(p, old); err != nil {
+		t.Fatal(err)
+	}
+	now := fakeProgram(t, filepath.Join(tmp, "new"))
+	if res, err := Install(p, now); err != nil || len(res.Repaired)+len(res.Added) != 0 {
+		t.Fatalf("working hooks were changed: %+v %v", res, err)
+	}
+	os.RemoveAll(filepath.Join(tmp, "old dir"))
+	res, err := Install(p, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Repaired) != len(Events) || len(res.Added) != 0 {
+		t.Fatalf("repaired %v, added %v; want every event repaired", res.Repaired, res.Added)
+	}
+	b, _ := os.ReadFile(p)
+	if strings.Contains(string(b), "old dir") || strings.Count(string(b), Command(now, "Stop")) != 1 {
+		t.Errorf("hooks not pointed at the new program:\n%s", b)
+	}
+	for _, other := range []string{"prettier --write", "notify-send done", `"model": "opus"`} {
+		if !strings.Contains(string(b), other) {
+			t.Errorf("lost %q:\n%s", other, b)
+		}
+	}
+	if res, _ := Install(p, now); len(res.Repaired)+len(res.Added) != 0 {
+		t.Errorf("a third install changed %+v", res)
+	}
+}
+
+// TestInstallKeepsPermissionsAndLinks: a private settings file stays
+// private, and a link stays a link to the file that is edited.
+func TestInstallKeepsPermissionsAndLinks(t *testing.T) {
+	tmp := t.TempDir()
+	target := filepath.Join(tmp, "dotfiles", "settings.local.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	if err := os.WriteFile(target, []byte(`{"env": {"ANTHROPIC_API_KEY": "x"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "project", ".claude", "settings.local.json")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(link, "/opt/memkeep"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	fi, err := os.Stat(target)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("target mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "hook Stop") || !strings.Contains(string(b), "ANTHROPIC_API_KEY") {
+		t.Errorf("target not edited as expected:\n%s", b)
+	}
+}

@@ -98,6 +98,15 @@ func runInit(_ context.Context, o initOptions, s *streams) error {
 		fmt.Fprintf(s.out, "removed memkeep's hooks (%s) from %s and its merge driver; .claude/memory/ is kept\n", listOrNone(res.Removed), rel(l, settings))
 		return nil
 	}
+	// Hooks in both settings files run twice per event: every event in the
+	// stream twice, every tool counted twice, two Stop hooks blocking.
+	if other := settingsPath(l, !o.Local); hasHooks(other) {
+		flag := ""
+		if !o.Local {
+			flag = " --local"
+		}
+		return fmt.Errorf("memkeep's hooks are already in %s, and Claude Code would run both sets: keep them there, or move them with `memkeep init --uninstall%s` and then this command again", rel(l, other), flag)
+	}
 	program := o.Program
 	if program == "" {
 		if program, err = hookProgram(o.Local); err != nil {
@@ -126,10 +135,19 @@ func runInit(_ context.Context, o initOptions, s *streams) error {
 	fmt.Fprintf(s.out, "memkeep is set up in %s\n", l.Root)
 	fmt.Fprintf(s.out, "  memory:       %s/ (committed; .gitattributes routes merges to memkeep)\n", memdir.MemoryRel)
 	fmt.Fprintf(s.out, "  hooks:        %s (added: %s)\n", rel(l, settings), listOrNone(res.Added))
+	if len(res.Repaired) > 0 {
+		fmt.Fprintf(s.out, "                repaired, their program no longer ran: %s\n", strings.Join(res.Repaired, ", "))
+	}
 	fmt.Fprintf(s.out, "  merge driver: merge.memkeep in %s\n", rel(l, filepath.Join(l.CommonDir, "config")))
 	fmt.Fprintf(s.out, "  local state:  %s\n", rel(l, l.StateDir()))
 	fmt.Fprintf(s.out, "Next: `memkeep import` brings in this project's earlier Claude Code sessions; `memkeep doctor` checks the setup.\n")
 	return nil
+}
+
+// hasHooks reports whether the settings file at path holds memkeep hooks.
+func hasHooks(path string) bool {
+	evs, err := hooks.Installed(path)
+	return err == nil && len(evs) > 0
 }
 
 func listOrNone(xs []string) string {
