@@ -94,7 +94,11 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	for _, sid := range deferred {
 		opts.SessionID = sid
 		sum, err := consolidate.Consolidate(l, opts)
-		if err != nil {
+		switch {
+		case errors.Is(err, l2.ErrNoSession):
+			// Opened and closed before a prompt: there is nothing to
+			// consolidate, now or later.
+		case err != nil:
 			errs = append(errs, fmt.Errorf("session %s: %w (its marker is kept; the next run tries again)", sid, err))
 			continue
 		}

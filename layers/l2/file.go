@@ -211,12 +211,16 @@ func BaseFor(l memdir.Layout, sessionID string) (string, error) {
 	}
 	switch len(match) {
 	case 0:
-		return "", fmt.Errorf("no session %q in %s (memkeep status lists the sessions it has)", sessionID, l.SessionsDir())
+		return "", fmt.Errorf("%w %q in %s (memkeep status lists the sessions it has)", ErrNoSession, sessionID, l.SessionsDir())
 	case 1:
 		return match[0], nil
 	}
 	return "", fmt.Errorf("session %q is ambiguous: %s (give the file stem instead)", sessionID, strings.Join(match, ", "))
 }
+
+// ErrNoSession is returned for a session memkeep has no file of: one
+// that never reached a prompt leaves none.
+var ErrNoSession = errors.New("no session")
 
 // Latest is the session whose L1 file changed last: the session the agent
 // is most likely in when a command is run without --session.
