@@ -138,9 +138,11 @@ func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Outpu
 	if in.Event == "" {
 		in.Event = event
 	}
-	dir := in.Cwd
+	// The project is where Claude Code was started (CLAUDE_PROJECT_DIR);
+	// cwd follows the agent's `cd` and may be another repository.
+	dir := os.Getenv("CLAUDE_PROJECT_DIR")
 	if dir == "" {
-		dir = os.Getenv("CLAUDE_PROJECT_DIR")
+		dir = in.Cwd
 	}
 	if dir == "" {
 		dir = "."

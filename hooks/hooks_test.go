@@ -226,6 +226,29 @@ func TestSessionStartAndPromptContext(t *testing.T) {
 	}
 }
 
+// TestMain clears CLAUDE_PROJECT_DIR: run from inside a Claude Code
+// session, it would send the hooks under test to that session's project.
+func TestMain(m *testing.M) {
+	os.Unsetenv("CLAUDE_PROJECT_DIR")
+	os.Exit(m.Run())
+}
+
+// TestProjectDirWinsOverCwd: the agent's `cd` into another repository
+// moves cwd, not the project the session belongs to.
+func TestProjectDirWinsOverCwd(t *testing.T) {
+	project, elsewhere := project(t), project(t)
+	t.Setenv("CLAUDE_PROJECT_DIR", project)
+	call(t, elsewhere, "PostToolUse", map[string]any{"tool_name": "Bash"}, Deps{})
+	lp, _ := memdir.Find(project)
+	le, _ := memdir.Find(elsewhere)
+	if tools, _ := readCounters(lp, "s1"); tools != 1 {
+		t.Errorf("the project counted %d tools, want 1", tools)
+	}
+	if tools, _ := readCounters(le, "s1"); tools != 0 {
+		t.Errorf("the folder cwd pointed to counted %d tools, want 0", tools)
+	}
+}
+
 func TestPostToolUseCounts(t *testing.T) {
 	dir := project(t)
 	l, _ := memdir.Find(dir)

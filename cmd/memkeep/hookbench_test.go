@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -196,7 +198,10 @@ func BenchmarkHookStopTail(b *testing.B) {
 
 // benchEnv keeps background work out of the timings.
 func benchEnv() []string {
-	return append(os.Environ(), "MEMKEEP_NO_SPAWN=1")
+	// Run from inside a Claude Code session, CLAUDE_PROJECT_DIR would send
+	// the hooks to that session's project instead of the benchmark's.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") })
+	return append(env, "MEMKEEP_NO_SPAWN=1")
 }
 
 // BenchmarkStopInProcess runs the Stop handler in-process after one new
