@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memkeep/memkeep/internal/shellquote"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,7 +127,7 @@ func TestStopBlocksThenLetsAnIgnoredBlockGo(t *testing.T) {
 	if o.Decision != "block" {
 		t.Fatalf("want a block, got %+v", o)
 	}
-	for _, want := range []string{"✓ L1: 12 lines", "✗ L2: 1 exchange not covered", "    memkeep l2 add --session s1", "1 of 2"} {
+	for _, want := range []string{"✓ L1: 12 lines", "✗ L2: 1 exchange not covered", "    " + selfProgram() + " l2 add --session s1", "1 of 2"} {
 		if !strings.Contains(o.Reason, want) {
 			t.Errorf("reason lacks %q:\n%s", want, o.Reason)
 		}
@@ -442,5 +443,29 @@ func TestDecodeInputMatchesEncodingJSON(t *testing.T) {
 	}
 	if err := decodeInput([]byte(`{"session_id": "s1", "cwd": `), &got); err == nil {
 		t.Fatal("a truncated payload must be an error")
+	}
+}
+
+// TestBlockCommandsRunAsPrinted: the commands Stop asks for name memkeep
+// the way the agent's shell can run it: `memkeep` when that is this binary
+// on PATH, else its absolute path.
+func TestBlockCommandsRunAsPrinted(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	exe, _ = filepath.EvalSymlinks(exe)
+	p := missing("2 exchanges have no concept")
+	t.Setenv("PATH", t.TempDir())
+	if r := blockReason(p, 1, 2); !strings.Contains(r, "    "+shellquote.Quote(exe)+" l2 add --session s1") || strings.Contains(r, "    memkeep ") {
+		t.Errorf("memkeep not on PATH, the commands must use the binary's path:\n%s", r)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(bin, "memkeep")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	if r := blockReason(p, 1, 2); !strings.Contains(r, "    memkeep l2 add --session s1") {
+		t.Errorf("memkeep on PATH is this binary, the commands must say memkeep:\n%s", r)
 	}
 }

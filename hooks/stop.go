@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/memkeep/memkeep/internal/fastfile"
+	"github.com/memkeep/memkeep/internal/shellquote"
 	"github.com/memkeep/memkeep/layers/l1"
 )
 
@@ -289,12 +292,34 @@ func statusLines(p Pending, withCommands bool) string {
 		}
 		fmt.Fprintf(&b, "%s %s: %s\n", mark, l.Layer, l.Detail)
 		if withCommands && !l.OK {
+			prog := selfProgram()
 			for _, c := range l.Commands {
+				if rest, ok := strings.CutPrefix(c, "memkeep "); ok {
+					c = prog + " " + rest
+				}
 				fmt.Fprintf(&b, "    %s\n", c)
 			}
 		}
 	}
 	return b.String()
+}
+
+// selfProgram is how the agent's shell can run this memkeep: `memkeep`
+// when that is this binary on PATH, else its absolute path, quoted (init
+// installs the hooks with that path when memkeep is not on PATH, and a
+// command the agent cannot run wastes the request).
+func selfProgram() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "memkeep"
+	}
+	exe, _ = filepath.EvalSymlinks(exe)
+	if p, err := exec.LookPath("memkeep"); err == nil {
+		if rp, _ := filepath.EvalSymlinks(p); rp == exe {
+			return "memkeep"
+		}
+	}
+	return shellquote.Quote(exe)
 }
 
 func blockReason(p Pending, n, budget int) string {
@@ -315,5 +340,5 @@ func pendingMessage(p Pending, ignored bool) string {
 			missing = append(missing, l.Layer+" ("+l.Detail+")")
 		}
 	}
-	return "memkeep: memory still pending: " + strings.Join(missing, ", ") + "; " + why + ". Run `memkeep status` to see the commands."
+	return "memkeep: memory still pending: " + strings.Join(missing, ", ") + "; " + why + ". Run `" + selfProgram() + " status` to see the commands."
 }
