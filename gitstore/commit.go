@@ -480,6 +480,10 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 			return
 		}
 		ix.ReplaceRange(lo, hi, entries)
+		// Entries racily clean against the index read would look clean
+		// against the one written now: git could then miss a change to
+		// them made in that second.
+		ix.SmudgeRacy(idxMtime.Unix(), lo, lo+len(entries))
 		if err := ix.PrepareRewrite(memRel); err != nil {
 			indexDone = make(chan error, 1)
 			indexDone <- deferral{err.Error()}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCommitLeavesUserWorkAlone(t *testing.T) {
@@ -461,5 +462,40 @@ func TestCommitCrashSafety(t *testing.T) {
 				fsck(t, dir)
 			})
 		}
+	}
+}
+
+// TestCommitKeepsRacilyCleanEntriesRacy: a file changed in the same second
+// as the index was written has stat data git cannot trust; after memkeep
+// rewrites the index, git must still see the change (as it does after any
+// git command that rewrites the index), so that `git commit -a` commits
+// the file's content and not the staged one.
+func TestCommitKeepsRacilyCleanEntriesRacy(t *testing.T) {
+	l := newRepo(t)
+	dir := l.Root
+	// ctime would give the change away on its own; git users with
+	// core.trustctime=false (common on network file systems) rely on size.
+	git(t, dir, "config", "core.trustctime", "false")
+	at := time.Now().Add(-10 * time.Second).Truncate(time.Second)
+	write(t, dir, "a.txt", "aaaa\n")
+	os.Chtimes(filepath.Join(dir, "a.txt"), at, at)
+	git(t, dir, "add", "a.txt")
+	index := filepath.Join(dir, ".git", "index")
+	os.Chtimes(index, at, at) // the index was written in the same second
+	write(t, dir, "a.txt", "bbbb\n")
+	os.Chtimes(filepath.Join(dir, "a.txt"), at, at) // same size, same mtime
+	if got := git(t, dir, "diff", "--name-only"); got != "a.txt\n" {
+		t.Fatalf("git does not see the change before the commit: %q", got)
+	}
+	os.Chtimes(index, at, at)
+
+	writeMemory(t, dir)
+	mustCommit(t, l, Options{})
+	if got := git(t, dir, "diff", "--name-only"); got != "a.txt\n" {
+		t.Errorf("after the memory commit git no longer sees the unstaged change: git diff --name-only = %q", got)
+	}
+	git(t, dir, "commit", "-q", "-a", "-m", "user commit")
+	if got := git(t, dir, "show", "HEAD:a.txt"); got != "bbbb\n" {
+		t.Errorf("git commit -a committed %q, the file holds bbbb", got)
 	}
 }

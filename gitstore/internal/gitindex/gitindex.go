@@ -86,6 +86,33 @@ func (e *Entry) Stat() Stat {
 	return Stat{u(0), u(1), u(2), u(3), u(4), u(5), u(7), u(8), u(9)}
 }
 
+// SmudgeRacy does what git does to the entries it writes: an entry whose
+// file was modified in the same second as, or after, the index it was read
+// from was last written (writtenSec) is "racily clean": git trusts its stat
+// data only because the file is not older than the index, and would
+// trust it for good once a newer index holds it. Such an entry's size is
+// set to 0, which makes git compare the file's content before it believes
+// the file unchanged (git's ce_smudge_racily_clean_entry, without its
+// content check: at worst git hashes the file again). Entries in [lo, hi),
+// the ones the caller wrote itself, and gitlinks are left alone.
+func (ix *Index) SmudgeRacy(writtenSec int64, lo, hi int) {
+	if writtenSec <= 0 {
+		return
+	}
+	for i := range ix.Entries {
+		if i >= lo && i < hi {
+			continue
+		}
+		e := &ix.Entries[i]
+		if e.Mode() == 0o160000 || int64(e.Stat().MtimeSec) < writtenSec {
+			continue
+		}
+		h := append([]byte(nil), e.Hdr...) // Hdr may share the bytes read
+		binary.BigEndian.PutUint32(h[36:], 0)
+		e.Hdr = h
+	}
+}
+
 // NewEntry builds a stage-0 entry with no extended flags.
 func NewEntry(name string, mode uint32, hash [20]byte, st Stat) Entry {
 	h := make([]byte, fixedLen)
