@@ -144,7 +144,9 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 		return Result{Status: Deferred, Reason: err.Error()}, nil
 	}
 	defer r.Close()
-	if r.Config.Bool("core", "bare", false) {
+	// core.bare in the shared config describes the main repository; a
+	// linked worktree of a bare repository has a work tree all the same.
+	if filepath.Clean(l.GitDir) == filepath.Clean(l.CommonDir) && r.Config.Bool("core", "bare", false) {
 		return deferResult(l, o, deferf("the repository is bare: there is no work tree to take memory from"))
 	}
 	if v, _ := r.Config.Get("extensions", "", "objectformat"); v != "" && !strings.EqualFold(v, "sha1") {

@@ -499,3 +499,24 @@ func TestCommitKeepsRacilyCleanEntriesRacy(t *testing.T) {
 		t.Errorf("git commit -a committed %q, the file holds bbbb", got)
 	}
 }
+
+// TestCommitInWorktreeOfBareRepository: a linked worktree of a bare
+// repository is a work tree like any other (git commits there).
+func TestCommitInWorktreeOfBareRepository(t *testing.T) {
+	src := newRepo(t)
+	bare := filepath.Join(t.TempDir(), "project.git")
+	git(t, src.Root, "clone", "-q", "--bare", src.Root, bare)
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, bare, "worktree", "add", "-q", wt, "main")
+	git(t, wt, "config", "user.name", "Test User")
+	git(t, wt, "config", "user.email", "test@example.com")
+	writeMemory(t, wt)
+	res := mustCommit(t, layoutOf(t, wt), Options{})
+	if res.Status != Committed || res.Branch != "main" {
+		t.Fatalf("%+v", res)
+	}
+	if s := git(t, wt, "status", "--porcelain"); strings.Contains(s, ".claude/memory") {
+		t.Fatalf("memory not committed: %q", s)
+	}
+	fsck(t, bare)
+}
