@@ -520,3 +520,23 @@ func TestCommitInWorktreeOfBareRepository(t *testing.T) {
 	}
 	fsck(t, bare)
 }
+
+// TestCommitThroughSymbolicBranch: HEAD names a symbolic ref; the commit
+// moves the branch it points to and leaves it symbolic, as git does.
+func TestCommitThroughSymbolicBranch(t *testing.T) {
+	l := newRepo(t)
+	git(t, l.Root, "symbolic-ref", "refs/heads/alias", "refs/heads/main")
+	git(t, l.Root, "symbolic-ref", "HEAD", "refs/heads/alias")
+	writeMemory(t, l.Root)
+	res := mustCommit(t, l, Options{})
+	if res.Status != Committed {
+		t.Fatalf("%+v", res)
+	}
+	if got := strings.TrimSpace(git(t, l.Root, "symbolic-ref", "refs/heads/alias")); got != "refs/heads/main" {
+		t.Errorf("alias is no longer symbolic: %q", got)
+	}
+	if got := strings.TrimSpace(git(t, l.Root, "rev-parse", "main")); got != res.Commit {
+		t.Errorf("main is at %s, the memory commit is %s", got, res.Commit)
+	}
+	fsck(t, l.Root)
+}

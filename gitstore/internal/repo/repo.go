@@ -229,8 +229,10 @@ func (r *Repo) ReadHead() (Head, error) {
 	}
 	s := strings.TrimSpace(string(b))
 	if name, ok := strings.CutPrefix(s, "ref:"); ok {
-		name = strings.TrimSpace(name)
-		h, _, err := r.ReadRef(name)
+		// The branch a commit moves is the end of the chain: HEAD may
+		// name a symbolic ref (refs/heads/alias -> refs/heads/main), which
+		// must stay symbolic, as git keeps it.
+		name, h, _, err := r.resolveRef(strings.TrimSpace(name))
 		return Head{Branch: name, Hash: h}, err
 	}
 	if !plumbing.IsHash(s) {
@@ -242,6 +244,13 @@ func (r *Repo) ReadHead() (Head, error) {
 // ReadRef resolves a ref from its loose file or packed-refs, following
 // symbolic refs. exists is false for an unborn branch.
 func (r *Repo) ReadRef(name string) (h plumbing.Hash, exists bool, err error) {
+	_, h, exists, err = r.resolveRef(name)
+	return h, exists, err
+}
+
+// resolveRef is ReadRef that also returns the name of the ref the chain
+// of symbolic refs from name ends at.
+func (r *Repo) resolveRef(name string) (final string, h plumbing.Hash, exists bool, err error) {
 	for depth := 0; depth < 5; depth++ {
 		b, err := os.ReadFile(filepath.Join(r.CommonDir, filepath.FromSlash(name)))
 		if err == nil {
@@ -251,16 +260,17 @@ func (r *Repo) ReadRef(name string) (h plumbing.Hash, exists bool, err error) {
 				continue
 			}
 			if !plumbing.IsHash(s) {
-				return plumbing.ZeroHash, false, fmt.Errorf("ref %s holds %q", name, s)
+				return name, plumbing.ZeroHash, false, fmt.Errorf("ref %s holds %q", name, s)
 			}
-			return plumbing.NewHash(s), true, nil
+			return name, plumbing.NewHash(s), true, nil
 		}
 		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.EISDIR) && !errors.Is(err, syscall.ENOTDIR) {
-			return plumbing.ZeroHash, false, err
+			return name, plumbing.ZeroHash, false, err
 		}
-		return r.packedRef(name)
+		h, exists, err := r.packedRef(name)
+		return name, h, exists, err
 	}
-	return plumbing.ZeroHash, false, fmt.Errorf("ref %s: symbolic refs nest too deep", name)
+	return name, plumbing.ZeroHash, false, fmt.Errorf("ref %s: symbolic refs nest too deep", name)
 }
 
 func (r *Repo) packedRef(name string) (plumbing.Hash, bool, error) {
