@@ -54,11 +54,12 @@ func trimTrailingSpace(s string) string {
 	return s
 }
 
-// Match reports whether the pattern excludes (or, negated, re-includes)
-// the path, given as segments from the repository root. A pattern that
-// matches a folder on the path applies to everything below it.
+// match reports whether the pattern matches the path itself, given as
+// segments from the repository root. (Folders above it are Matcher's
+// business: git decides a path by the patterns that match it, once no
+// folder above it is excluded.)
 func (p Pattern) match(segs []string, isDir bool) bool {
-	if len(segs) < len(p.domain) {
+	if len(segs) <= len(p.domain) {
 		return false
 	}
 	for i, d := range p.domain {
@@ -66,18 +67,10 @@ func (p Pattern) match(segs []string, isDir bool) bool {
 			return false
 		}
 	}
-	rel := segs[len(p.domain):]
-	// Try the path itself, then each folder above it.
-	for n := len(rel); n >= 1; n-- {
-		dir := isDir || n < len(rel)
-		if p.dirOnly && !dir {
-			continue
-		}
-		if p.matchSegs(rel[:n]) {
-			return true
-		}
+	if p.dirOnly && !isDir {
+		return false
 	}
-	return false
+	return p.matchSegs(segs[len(p.domain):])
 }
 
 func (p Pattern) matchSegs(rel []string) bool {
@@ -127,8 +120,20 @@ type Matcher struct{ pats []Pattern }
 func NewMatcher(pats []Pattern) Matcher { return Matcher{pats: pats} }
 
 // Match reports whether the path (segments from the repository root) is
-// excluded.
+// excluded: a folder above it is excluded (git does not look inside an
+// excluded folder, so nothing in it can be re-included), or the last
+// pattern that matches the path itself excludes it.
 func (m Matcher) Match(segs []string, isDir bool) bool {
+	for n := 1; n < len(segs); n++ {
+		if m.decides(segs[:n], true) {
+			return true
+		}
+	}
+	return m.decides(segs, isDir)
+}
+
+// decides applies the last pattern that matches the path itself.
+func (m Matcher) decides(segs []string, isDir bool) bool {
 	for i := len(m.pats) - 1; i >= 0; i-- {
 		if m.pats[i].match(segs, isDir) {
 			return !m.pats[i].negate
