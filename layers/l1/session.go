@@ -234,7 +234,18 @@ type ImportResult struct {
 // any earlier one, so importing twice gives the same bytes. It records
 // where each transcript ended, so hooks that see the session later append
 // only what is new.
+//
+// A session the hooks already record keeps its L1 file: rewriting it would
+// move the lines its L2 ranges point at (the hooks append a subagent's
+// records where it finished, a whole refine puts them last), and the
+// session may still be under way. It is brought up to date as the hooks
+// would: only what is new is appended.
 func Import(l memdir.Layout, main string, subagents []string) (ImportResult, error) {
+	if base := syncedBase(l, main); base != "" {
+		if _, err := os.Stat(l.L1File(base)); err == nil {
+			return catchUp(l, base, main, subagents)
+		}
+	}
 	var res ImportResult
 	type done struct {
 		path string
@@ -290,6 +301,45 @@ func Import(l memdir.Layout, main string, subagents []string) (ImportResult, err
 		if err := atomicfile.WriteFile(filepath.Join(l.StateDir(), "l1", stateKey(abs)+".json"), b, 0o644); err != nil {
 			return res, err
 		}
+	}
+	return res, nil
+}
+
+// syncedBase is the L1 file stem Sync recorded for a transcript, or "".
+func syncedBase(l memdir.Layout, transcript string) string {
+	abs, err := filepath.Abs(transcript)
+	if err != nil {
+		return ""
+	}
+	var ss syncState
+	b, err := os.ReadFile(filepath.Join(l.StateDir(), "l1", stateKey(abs)+".json"))
+	if err != nil || json.Unmarshal(b, &ss) != nil {
+		return ""
+	}
+	return ss.Base
+}
+
+// catchUp is Import for a session Sync already records: the main
+// transcript is synced as a live one (its last turn may be unfinished),
+// each subagent transcript, finished, into the session's file.
+func catchUp(l memdir.Layout, base, main string, subagents []string) (ImportResult, error) {
+	res := ImportResult{Base: base}
+	r, err := Sync(l, main, SyncOptions{})
+	if err != nil {
+		return res, err
+	}
+	res.SessionID, res.Files = r.SessionID, 1
+	res.Stats.Add(r.Stats)
+	for _, p := range subagents {
+		r, err := Sync(l, p, SyncOptions{Base: base, Final: true})
+		if err != nil {
+			return res, err
+		}
+		res.Files++
+		res.Stats.Add(r.Stats)
+	}
+	if fi, err := os.Stat(l.L1File(base)); err == nil {
+		res.BytesOut = fi.Size()
 	}
 	return res, nil
 }

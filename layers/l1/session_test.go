@@ -104,3 +104,49 @@ func TestSyncNumbersLinesWhenOthersAppend(t *testing.T) {
 	f.Close()
 	checkSync(t, l, parent, SyncOptions{})
 }
+
+// TestImportKeepsWhatTheHooksRecorded: importing a session the hooks
+// already record must not rewrite its L1 file (L2 ranges point at its
+// lines, and a whole refine orders a subagent's records differently); it
+// appends only what is new, and leaves an unfinished last turn for later.
+func TestImportKeepsWhatTheHooksRecorded(t *testing.T) {
+	l := syncLayout(t)
+	dir := t.TempDir()
+	main := filepath.Join(dir, "33333333-aaaa-4bbb-8ccc-000000000021.jsonl")
+	sub := filepath.Join(dir, "33333333-aaaa-4bbb-8ccc-000000000021", "subagents", "agent-a7b1c2d.jsonl")
+	os.MkdirAll(filepath.Dir(sub), 0o755)
+	data := fixtures.V21().Data
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	half := bytes.Join(lines[:len(lines)/2], nil)
+	// The hooks: half the session, then the subagent finishing, then the
+	// rest of the session.
+	os.WriteFile(main, half, 0o644)
+	res := checkSync(t, l, main, SyncOptions{})
+	os.WriteFile(sub, fixtures.Subagent().Data, 0o644)
+	checkSync(t, l, sub, SyncOptions{Base: res.Base, Final: true})
+	os.WriteFile(main, data, 0o644)
+	checkSync(t, l, main, SyncOptions{})
+	before, err := os.ReadFile(l.L1File(res.Base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The user runs import while Claude Code writes the next line.
+	f, _ := os.OpenFile(main, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"user","message":{"role":"user","content":"half a li`)
+	f.Close()
+	imp, err := Import(l, main, []string{sub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(l.L1File(res.Base))
+	if imp.Base != res.Base || !bytes.HasPrefix(after, before) {
+		t.Fatalf("import rewrote the session's L1 file (base %s, was %s):\nbefore\n%s\nafter\n%s", imp.Base, res.Base, before, after)
+	}
+	// A second import changes nothing.
+	if _, err := Import(l, main, []string{sub}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(l.L1File(res.Base)); !bytes.Equal(again, after) {
+		t.Error("a second import changed the L1 file")
+	}
+}
