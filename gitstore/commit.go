@@ -580,6 +580,13 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	if !head.Hash.IsZero() {
 		c.ParentHashes = []plumbing.Hash{head.Hash}
 	}
+	if sign, err := signer(r.Config, cn+" <"+ce+">"); err != nil {
+		return Result{}, err
+	} else if sign != nil {
+		if err := signCommit(c, sign); err != nil {
+			return Result{}, deferral{err.Error()}
+		}
+	}
 	ch, err := r.WriteObject(plumbing.CommitObject, repo.EncodeCommit(c))
 	if err != nil {
 		return Result{}, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -539,4 +540,44 @@ func TestCommitThroughSymbolicBranch(t *testing.T) {
 		t.Errorf("main is at %s, the memory commit is %s", got, res.Commit)
 	}
 	fsck(t, l.Root)
+}
+
+// TestCommitSignsLikeGit: with commit.gpgsign set, the memory commit is
+// signed with the configured key, and git verifies the signature.
+func TestCommitSignsLikeGit(t *testing.T) {
+	gpg, err := exec.LookPath("gpg")
+	if err != nil {
+		t.Skip("no gpg")
+	}
+	home, err := os.MkdirTemp("", "gpg") // short: gpg-agent's socket path is limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		exec.Command("gpgconf", "--homedir", home, "--kill", "gpg-agent").Run()
+		os.RemoveAll(home)
+	})
+	t.Setenv("GNUPGHOME", home)
+	if out, err := exec.Command(gpg, "--batch", "--passphrase", "", "--quick-gen-key", "Test User <test@example.com>", "ed25519", "sign", "never").CombinedOutput(); err != nil {
+		t.Skipf("gpg cannot make a key here: %v %s", err, out)
+	}
+	l := newRepo(t)
+	git(t, l.Root, "config", "commit.gpgsign", "true")
+	writeMemory(t, l.Root)
+	if res := mustCommit(t, l, Options{}); res.Status != Committed {
+		t.Fatalf("%+v", res)
+	}
+	if got := git(t, l.Root, "log", "-1", "--format=%G?"); got != "G\n" {
+		t.Errorf("git log %%G? = %q, want G (a good signature)", got)
+	}
+	git(t, l.Root, "verify-commit", "HEAD")
+	fsck(t, l.Root)
+
+	// A key gpg does not have: the commit waits, with the reason.
+	git(t, l.Root, "config", "user.signingkey", "nobody@example.com")
+	write(t, l.Root, ".claude/memory/facts.json", `{"rules":[]}`+"\n")
+	res, err := Commit(l, Options{})
+	if err != nil || res.Status != Deferred || !strings.Contains(res.Reason, "could not sign") {
+		t.Errorf("with an unknown key: %+v %v, want deferred for the signature", res, err)
+	}
 }
