@@ -81,6 +81,14 @@ func (p Pattern) matchSegs(rel []string) bool {
 	return matchFrom(p.segs, rel)
 }
 
+// MatchPath matches a slash-separated path against a wildmatch pattern
+// as git's WM_PATHNAME does: `*`, `?` and `[…]` within a segment, `**`
+// across any number of segments (git's includeIf "gitdir:" and
+// "onbranch:" use it).
+func MatchPath(pattern, p string) bool {
+	return matchFrom(strings.Split(pattern, "/"), strings.Split(p, "/"))
+}
+
 // matchFrom matches pattern segments against path segments, "**" standing
 // for any number of segments, including none.
 func matchFrom(pat, segs []string) bool {

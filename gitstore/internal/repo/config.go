@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"github.com/memkeep/memkeep/gitstore/internal/gitignore"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,10 +10,79 @@ import (
 
 // Config is git's layered configuration as memkeep needs it: system,
 // global (XDG and ~/.gitconfig), repository, and per-worktree files, later
-// ones winning, with include.path followed where it appears, as git does.
-// includeIf is not evaluated.
+// ones winning, with include.path followed where it appears, as git does,
+// and includeIf followed when its gitdir:, gitdir/i: or onbranch:
+// condition holds (hasconfig: is not evaluated).
 type Config struct {
 	entries []configEntry // in file and layer order; the last one wins
+	cond    conditions
+}
+
+// conditions is what includeIf conditions are tested against.
+type conditions struct {
+	gitDirs []string // the git dir, absolute, and its real path
+	branch  string   // HEAD's branch, short ("main"); "" when detached
+}
+
+func includeContext(gitDir string) conditions {
+	var c conditions
+	if abs, err := filepath.Abs(gitDir); err == nil {
+		c.gitDirs = append(c.gitDirs, filepath.ToSlash(abs))
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			c.gitDirs = append(c.gitDirs, filepath.ToSlash(real))
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
+		if ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/"); ok {
+			c.branch = ref
+		}
+	}
+	return c
+}
+
+// holds reports whether an includeIf condition holds, for a config file
+// at path (gitdir patterns may be relative to it).
+func (c conditions) holds(cond, path string) bool {
+	switch {
+	case strings.HasPrefix(cond, "gitdir:"):
+		return c.gitDirMatches(cond[len("gitdir:"):], path, false)
+	case strings.HasPrefix(cond, "gitdir/i:"):
+		return c.gitDirMatches(cond[len("gitdir/i:"):], path, true)
+	case strings.HasPrefix(cond, "onbranch:"):
+		pat := cond[len("onbranch:"):]
+		if strings.HasSuffix(pat, "/") {
+			pat += "**"
+		}
+		return c.branch != "" && gitignore.MatchPath(pat, c.branch)
+	}
+	return false
+}
+
+// gitDirMatches follows git-config(1): "~/" is the home folder, "./" the
+// folder of the config file, a relative pattern may match at any depth,
+// and a trailing "/" matches everything below.
+func (c conditions) gitDirMatches(pat, path string, icase bool) bool {
+	switch {
+	case strings.HasPrefix(pat, "~/"):
+		home, _ := os.UserHomeDir()
+		pat = filepath.ToSlash(home) + pat[1:]
+	case strings.HasPrefix(pat, "./"):
+		pat = filepath.ToSlash(filepath.Dir(path)) + pat[1:]
+	case !strings.HasPrefix(pat, "/"):
+		pat = "**/" + pat
+	}
+	if strings.HasSuffix(pat, "/") {
+		pat += "**"
+	}
+	for _, d := range c.gitDirs {
+		if icase {
+			pat, d = strings.ToLower(pat), strings.ToLower(d)
+		}
+		if gitignore.MatchPath(pat, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // configEntry is one variable: name is "section.key" or
@@ -27,7 +97,7 @@ type configEntry struct {
 // are skipped, because a broken global config must not stop a memory
 // commit.
 func LoadConfig(gitDir, commonDir string) *Config {
-	c := &Config{}
+	c := &Config{cond: includeContext(gitDir)}
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
 		c.add(firstNonEmpty(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
 	}
@@ -63,7 +133,7 @@ func firstNonEmpty(a, b string) string {
 // add appends the variables of one file; a file git would reject is
 // skipped whole.
 func (c *Config) add(path string) {
-	ents, err := readConfigFile(path, 0)
+	ents, err := readConfigFile(path, 0, c.cond)
 	if err == nil {
 		c.entries = append(c.entries, ents...)
 	}
@@ -76,7 +146,7 @@ const maxIncludeDepth = 10
 // include.path variables name, right after the include, as git does. A
 // missing include is ignored, as in git; so is a malformed one (git would
 // stop), like any malformed layer.
-func readConfigFile(path string, depth int) ([]configEntry, error) {
+func readConfigFile(path string, depth int, cond conditions) ([]configEntry, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -91,8 +161,15 @@ func readConfigFile(path string, depth int) ([]configEntry, error) {
 	var out []configEntry
 	for _, e := range ents {
 		out = append(out, e)
-		if e.name != "include.path" || e.noValue || e.value == "" {
+		if e.noValue || e.value == "" {
 			continue
+		}
+		if e.name != "include.path" {
+			rest, isIf := strings.CutPrefix(e.name, "includeif.")
+			cnd, isPath := strings.CutSuffix(rest, ".path")
+			if !isIf || !isPath || !cond.holds(cnd, path) {
+				continue
+			}
 		}
 		inc := e.value
 		if strings.HasPrefix(inc, "~/") {
@@ -101,7 +178,7 @@ func readConfigFile(path string, depth int) ([]configEntry, error) {
 		} else if !filepath.IsAbs(inc) {
 			inc = filepath.Join(filepath.Dir(path), inc)
 		}
-		if sub, err := readConfigFile(inc, depth+1); err == nil {
+		if sub, err := readConfigFile(inc, depth+1, cond); err == nil {
 			out = append(out, sub...)
 		}
 	}

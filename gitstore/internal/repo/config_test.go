@@ -97,7 +97,7 @@ func TestConfigMatchesGit(t *testing.T) {
 	if !ok {
 		t.Fatal("git rejects the test config")
 	}
-	got, err := readConfigFile(path, 0)
+	got, err := readConfigFile(path, 0, conditions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestConfigBoolsLikeGit(t *testing.T) {
 		b.WriteString("\tk" + string(rune('a'+i)) + " = " + v + "\n")
 	}
 	os.WriteFile(path, b.Bytes(), 0o644)
-	ents, err := readConfigFile(path, 0)
+	ents, err := readConfigFile(path, 0, conditions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,4 +245,63 @@ func TestConfigRejectsLikeGit(t *testing.T) {
 	if v, _ := c.Get("user", "", "name"); v != "wt" {
 		t.Errorf("user.name from config.worktree: %q", v)
 	}
+}
+
+// TestConfigIncludeIfLikeGit: identities set per folder or per branch with
+// includeIf are the ones git commits with.
+func TestConfigIncludeIfLikeGit(t *testing.T) {
+	requireGit(t)
+	gitEnv(t)
+	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
+		os.Unsetenv(k)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	work := filepath.Join(home, "work", "Project")
+	other := filepath.Join(home, "play", "toy")
+	for _, d := range []string{work, other} {
+		if out, err := exec.Command("git", "init", "-q", "-b", "main", d).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+	global := filepath.Join(home, ".gitconfig")
+	os.WriteFile(global, []byte(`[user]
+	name = Me
+	email = me@personal.example
+[includeIf "gitdir:~/work/"]
+	path = work.gitconfig
+[includeIf "gitdir/i:**/PLAY/**"]
+	path = play.gitconfig
+[includeIf "onbranch:release/"]
+	path = release.gitconfig
+[includeIf "gitdir:/nowhere/"]
+	path = never.gitconfig
+`), 0o644)
+	os.WriteFile(filepath.Join(home, "work.gitconfig"), []byte("[user]\n\temail = me@work.example\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "play.gitconfig"), []byte("[user]\n\tname = Player\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "release.gitconfig"), []byte("[user]\n\temail = release@work.example\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "never.gitconfig"), []byte("[user]\n\tname = Never\n"), 0o644)
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+
+	check := func(dir string) {
+		t.Helper()
+		cmd := exec.Command("git", "var", "GIT_COMMITTER_IDENT")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ident := string(out)
+		want := ident[:strings.Index(ident, ">")+1]
+		name, email := LoadConfig(filepath.Join(dir, ".git"), filepath.Join(dir, ".git")).Identity("committer")
+		if got := name + " <" + email + ">"; got != want {
+			t.Errorf("%s: memkeep commits as %q, git as %q", dir, got, want)
+		}
+	}
+	check(work)
+	check(other)
+	if out, err := exec.Command("git", "-C", work, "symbolic-ref", "HEAD", "refs/heads/release/1.0").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	check(work)
 }
