@@ -45,7 +45,7 @@ func stop(e *Env) (Output, error) {
 			// there is nothing to refine or ask for this time.
 			return Output{}, nil
 		}
-		res, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
+		res, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait, LastMessage: e.In.LastAssistantMessage})
 		errs = append(errs, err)
 		client = res.Version
 		if err == nil && res.Base == "" {

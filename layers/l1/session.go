@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
@@ -41,6 +42,12 @@ type SyncOptions struct {
 	// LockWait bounds the wait for another process refining the same
 	// transcript.
 	LockWait time.Duration
+	// LastMessage is the turn's last assistant message, as the Stop hook
+	// gets it. Assistant text waits for the rest of its API message (the
+	// next line may continue it); when the text waiting ends the way this
+	// message ends, the message is whole and its text is written now, not
+	// at the next prompt.
+	LastMessage string
 }
 
 // SyncResult says what one Sync appended.
@@ -87,6 +94,9 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 	recs, st, err := RefineFrom(abs, ss.Refine, Options{Root: l.Root}, opts.Final)
 	if err != nil {
 		return SyncResult{}, err
+	}
+	if opts.LastMessage != "" && !opts.Final {
+		recs = append(recs, flushEndedText(&st, Options{Root: l.Root}, opts.LastMessage)...)
 	}
 	if ss.Base == "" && st.Start != "" {
 		ts, perr := time.Parse(time.RFC3339Nano, st.Start)
@@ -303,6 +313,33 @@ func Import(l memdir.Layout, main string, subagents []string) (ImportResult, err
 		}
 	}
 	return res, nil
+}
+
+// flushEndedText writes the text waiting in st when it ends as last, the
+// turn's last message, ends: nothing more of its message can follow. It
+// writes nothing while tool calls wait for their results.
+func flushEndedText(st *State, opts Options, last string) []Record {
+	if st.Text == nil || len(st.Tools) > 0 {
+		return nil
+	}
+	r := ResumeRefiner(*st, opts)
+	end := tailWords(r.clean(last), 12)
+	if end == "" || !strings.HasSuffix(tailWords(st.Text.Text, -1), end) {
+		return nil
+	}
+	recs := r.flushText(nil)
+	*st = r.State()
+	return recs
+}
+
+// tailWords is the last n words of s (all of them for n < 0),
+// single-spaced.
+func tailWords(s string, n int) string {
+	w := strings.Fields(s)
+	if n >= 0 && len(w) > n {
+		w = w[len(w)-n:]
+	}
+	return strings.Join(w, " ")
 }
 
 // syncedBase is the L1 file stem Sync recorded for a transcript, or "".

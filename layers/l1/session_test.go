@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memkeep/memkeep/fixtures"
@@ -148,5 +149,55 @@ func TestImportKeepsWhatTheHooksRecorded(t *testing.T) {
 	}
 	if again, _ := os.ReadFile(l.L1File(res.Base)); !bytes.Equal(again, after) {
 		t.Error("a second import changed the L1 file")
+	}
+}
+
+// TestStopWritesTheTurnsLastText: at Stop the turn's last assistant text
+// is whole, and goes into L1 then rather than at the next prompt; the L1
+// file still has the bytes a whole refine gives.
+func TestStopWritesTheTurnsLastText(t *testing.T) {
+	l := syncLayout(t)
+	transcript := filepath.Join(t.TempDir(), "55555555-aaaa-4bbb-8ccc-000000000055.jsonl")
+	final := "Fixed: the nil map in cart.go is now initialised, and the tests pass."
+	b := fixtures.NewBuilder("2.1.330", "55555555-aaaa-4bbb-8ccc-000000000055", fixtures.Root)
+	b.Prompt("the cart total panics")
+	b.Assistant("msg_1", fixtures.ToolUse("toolu_1", "Bash", map[string]any{"command": "go test ./cart"}))
+	b.ToolResult("toolu_1", "ok", false, nil)
+	b.Assistant("msg_2", fixtures.Text("Looking at it."), fixtures.Text(final))
+	turn1 := b.Bytes()
+	os.WriteFile(transcript, turn1, 0o644)
+
+	// The message is not over yet (Claude Code still writing its last
+	// block): the text waits.
+	res := checkSync(t, l, transcript, SyncOptions{LastMessage: "Looking at it.\n\nAnd one more thing."})
+	for _, r := range res.New {
+		if r.Kind == KindText {
+			t.Fatalf("text written before its message ended: %+v", r)
+		}
+	}
+	res = checkSync(t, l, transcript, SyncOptions{LastMessage: "Looking at it.\n\n" + final})
+	var text *Record
+	for i := range res.New {
+		if res.New[i].Kind == KindText {
+			text = &res.New[i]
+		}
+	}
+	if text == nil || !strings.HasSuffix(text.Text, final) {
+		t.Fatalf("Stop did not write the turn's last text: %+v", res.New)
+	}
+
+	// The next turn, then the session's end: the file is what a whole
+	// refine writes.
+	b.Prompt("now add a test")
+	b.Assistant("msg_3", fixtures.Text("Added."))
+	os.WriteFile(transcript, b.Bytes(), 0o644)
+	checkSync(t, l, transcript, SyncOptions{Final: true})
+	whole, _, err := RefineFile(transcript, Options{Root: l.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(l.L1File(res.Base))
+	if want := Encode(whole); !bytes.Equal(got, want) {
+		t.Errorf("L1 after Stop differs from a whole refine:\n got\n%s\nwant\n%s", got, want)
 	}
 }
