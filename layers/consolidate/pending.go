@@ -1,7 +1,9 @@
 package consolidate
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/memkeep/memkeep/internal/shellquote"
@@ -202,6 +204,9 @@ func promptSummary(recs []l1.Record, r [2]int) string {
 func l3Status(concepts *l3.File, s *l2.File, sid string) LayerStatus {
 	var cmds []string
 	missing := 0
+	// The commands run in order: a concept one of them creates is there
+	// for the next, whose own proposal of a close name would be refused.
+	planned := &l3.File{Concepts: slices.Clone(concepts.Concepts)}
 	for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
 		for i := range l {
 			e := &l[i]
@@ -213,11 +218,16 @@ func l3Status(concepts *l3.File, s *l2.File, sid string) LayerStatus {
 				continue
 			}
 			p := concepts.Propose(e)
-			if p.New() {
-				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --new %s   # new concept for: %s", e.ID, shellquote.Quote(p.Name), oneLine(e.Summary, 70)))
-			} else {
+			if !p.New() {
 				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --concept %s   # %s (similarity %.2f): %s", e.ID, p.ConceptID, p.Name, p.Score, oneLine(e.Summary, 60)))
+				continue
 			}
+			var dup *l3.DuplicateError
+			if _, err := planned.Create(p.Name); errors.As(err, &dup) {
+				cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --concept %s   # %s: %s", e.ID, dup.Existing.ID, dup.Existing.Name, oneLine(e.Summary, 60)))
+				continue
+			}
+			cmds = append(cmds, fmt.Sprintf("memkeep l3 assign %s --new %s   # new concept for: %s", e.ID, shellquote.Quote(p.Name), oneLine(e.Summary, 70)))
 		}
 	}
 	if missing == 0 {
