@@ -142,6 +142,10 @@ func (r *Refiner) Line(line []byte, off int64) []Record {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
+	if off == 0 {
+		// A byte order mark an editor or a copy added to the file.
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
 	f, err := scanTop(line)
 	if err != nil {
 		st.Stats.Malformed++

@@ -302,6 +302,17 @@ func TestBadInputs(t *testing.T) {
 	}
 }
 
+// TestByteOrderMark: a transcript saved with a UTF-8 byte order mark keeps
+// its first line.
+func TestByteOrderMark(t *testing.T) {
+	f := fixtures.V21()
+	want, _ := refineBytes(t, f.Data, fixtures.Root)
+	got, st := refineBytes(t, append([]byte("\xef\xbb\xbf"), f.Data...), fixtures.Root)
+	if st.Stats.Malformed != 0 || len(got) != len(want) || prompts(got)[0] != prompts(want)[0] {
+		t.Errorf("with a BOM: %d records (want %d), %d malformed lines, prompts %q", len(got), len(want), st.Stats.Malformed, prompts(got))
+	}
+}
+
 func TestFiftyMegabyteLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 100 MB")
