@@ -190,10 +190,7 @@ func TestString(t *testing.T) {
 // against encoding/json: records carry whole files, escaped code and
 // non-ASCII text in tool results, which is what the scanner skips over.
 func TestRealTranscripts(t *testing.T) {
-	files := fixtures.SharedTranscripts(fixtures.SharedDir)
-	if len(files) == 0 {
-		t.Skipf("no real transcripts in %s", fixtures.SharedDir)
-	}
+	files := fixtures.SharedOrSkip(t)
 	var lines int
 	for _, path := range files {
 		f, err := os.Open(path)

@@ -18,10 +18,7 @@ import (
 // a concept. (Two proposals of close names used to make the second
 // command fail: "too close to the existing concept".)
 func TestL3CommandsRunInOrder(t *testing.T) {
-	files := fixtures.SharedTranscripts(fixtures.SharedDir)
-	if len(files) == 0 {
-		t.Skipf("no real transcripts in %s", fixtures.SharedDir)
-	}
+	files := fixtures.SharedOrSkip(t)
 	var ran int
 	for _, path := range files {
 		dir := t.TempDir()

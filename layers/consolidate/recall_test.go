@@ -18,10 +18,7 @@ import (
 // queries.
 func realMemory(t *testing.T, n int) (memdir.Layout, []string) {
 	t.Helper()
-	files := fixtures.SharedTranscripts(fixtures.SharedDir)
-	if len(files) == 0 {
-		t.Skipf("no real transcripts in %s", fixtures.SharedDir)
-	}
+	files := fixtures.SharedOrSkip(t)
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	l, _ := memdir.Find(dir)

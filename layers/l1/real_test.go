@@ -18,11 +18,7 @@ import (
 // the test when that folder is not beside the project.
 func realTranscripts(t testing.TB) []string {
 	t.Helper()
-	files := fixtures.SharedTranscripts(sharedTranscripts)
-	if len(files) == 0 {
-		t.Skipf("no real transcripts in %s", sharedTranscripts)
-	}
-	return files
+	return fixtures.SharedOrSkip(t)
 }
 
 // expected decodes a transcript independently of the refiner (encoding/json

@@ -84,10 +84,7 @@ func disagreement(s string) string {
 // assistant text, tool result and Bash command of the real transcripts, as
 // a whole, by sentence and by first line, as extraction passes them.
 func TestMatchersAgreeOnRealTranscripts(t *testing.T) {
-	files := fixtures.SharedTranscripts(fixtures.SharedDir)
-	if len(files) == 0 {
-		t.Skipf("no real transcripts in %s", fixtures.SharedDir)
-	}
+	files := fixtures.SharedOrSkip(t)
 	seen := map[string]bool{}
 	var records, compared, failed int
 	check := func(s string) {
