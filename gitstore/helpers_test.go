@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -246,7 +247,7 @@ func childCmd(t testing.TB, dir string, env ...string) *exec.Cmd {
 
 // testRender stands in for the render package: a digest that lists rule
 // texts and concept names, enough to see it was made from merged JSON.
-func testRender(facts, concepts []byte) ([]byte, error) {
+func testRender(facts, concepts []byte, sessions map[string][]byte) ([]byte, error) {
 	var f struct{ Rules []struct{ Text string } }
 	var c struct {
 		Concepts []struct{ Name, Summary string }
@@ -264,6 +265,20 @@ func testRender(facts, concepts []byte) ([]byte, error) {
 	}
 	for _, x := range c.Concepts {
 		b.WriteString("- concept: " + x.Name + ": " + x.Summary + "\n")
+	}
+	bases := make([]string, 0, len(sessions))
+	for base := range sessions {
+		bases = append(bases, base)
+	}
+	sort.Strings(bases)
+	for _, base := range bases {
+		var s struct{ Exchanges []struct{ ID string } }
+		if sessions[base] != nil {
+			if err := json.Unmarshal(sessions[base], &s); err != nil {
+				return nil, err
+			}
+		}
+		fmt.Fprintf(&b, "- session: %s (%d exchanges)\n", base, len(s.Exchanges))
 	}
 	return []byte(b.String()), nil
 }

@@ -128,7 +128,9 @@ func TestMergeDriverMergeAndRebase(t *testing.T) {
 	if strings.Count(files, "\n") != 3 {
 		t.Fatalf("sessions: %s", files)
 	}
-	if md := show("memory.md"); md != "# Memory\n- rule: always run go vet\n- concept: auth: login flow with OAuth\n" {
+	// Rendered from the merged files, the sessions of both sides included.
+	if md := show("memory.md"); md != "# Memory\n- rule: always run go vet\n- concept: auth: login flow with OAuth\n"+
+		"- session: 2026-01-02_0900_bbbbbbbb (1 exchanges)\n- session: 2026-01-02_1000_aaaaaaaa (1 exchanges)\n" {
 		t.Fatalf("memory.md not rendered from the merged JSON:\n%s", md)
 	}
 	fsck(t, dir)

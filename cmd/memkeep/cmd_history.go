@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +12,8 @@ import (
 	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/gitstore/merge"
 	"github.com/memkeep/memkeep/layers/config"
+	"github.com/memkeep/memkeep/layers/consolidate"
+	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -210,29 +211,34 @@ resolve, above 128 on a crash.`,
 	}
 }
 
-// renderMerged renders memory.md from merged facts.json and concepts.json.
-func renderMerged(factsJSON, conceptsJSON []byte) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "memkeep-merge-")
-	if err != nil {
-		return nil, err
+// renderMerged renders memory.md from the merged facts.json, concepts.json
+// and sessions' L2 files, as consolidation renders it from the files.
+func renderMerged(factsJSON, conceptsJSON []byte, sessionFiles map[string][]byte) ([]byte, error) {
+	facts := l4.Facts{SchemaVersion: l4.SchemaVersion}
+	if err := l2.DecodeJSON(factsJSON, &facts); err != nil {
+		return nil, fmt.Errorf("merged facts.json: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	fp, cp := filepath.Join(dir, "facts.json"), filepath.Join(dir, "concepts.json")
-	if err := os.WriteFile(fp, factsJSON, 0o644); err != nil {
-		return nil, err
+	concepts := l3.File{SchemaVersion: l3.SchemaVersion}
+	if err := l2.DecodeJSON(conceptsJSON, &concepts); err != nil {
+		return nil, fmt.Errorf("merged concepts.json: %w", err)
 	}
-	if err := os.WriteFile(cp, conceptsJSON, 0o644); err != nil {
-		return nil, err
+	bases := make([]string, 0, len(sessionFiles))
+	for b := range sessionFiles {
+		bases = append(bases, b)
 	}
-	facts, err := l4.Load(fp)
-	if err != nil {
-		return nil, err
+	slices.Sort(bases)
+	sessions := make([]*l2.File, 0, len(bases))
+	for _, b := range bases {
+		f := &l2.File{SchemaVersion: l2.SchemaVersion}
+		if data := sessionFiles[b]; data != nil {
+			var err error
+			if f, err = l2.Decode(b+".l2.json", data); err != nil {
+				return nil, err
+			}
+		}
+		sessions = append(sessions, consolidate.CompleteSession(f, b))
 	}
-	concepts, err := l3.Load(cp)
-	if err != nil {
-		return nil, err
-	}
-	return render.Markdown(render.Memory{Facts: facts, Concepts: concepts}), nil
+	return render.Markdown(render.Memory{Facts: &facts, Concepts: &concepts, Sessions: sessions}), nil
 }
 
 // --- context ---

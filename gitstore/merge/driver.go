@@ -15,9 +15,11 @@ import (
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
-// Renderer renders memory.md from facts.json and concepts.json (the render
-// package's job; injected to keep this package free of it).
-type Renderer func(factsJSON, conceptsJSON []byte) ([]byte, error)
+// Renderer renders memory.md from facts.json, concepts.json and the
+// sessions' L2 files, by session file stem (nil for a session with an L1
+// file and no L2 yet): the render package's job, injected to keep this
+// package free of it.
+type Renderer func(factsJSON, conceptsJSON []byte, sessions map[string][]byte) ([]byte, error)
 
 // Exit codes of the merge driver, git's contract.
 const (
@@ -100,8 +102,8 @@ func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []
 		return out
 	}
 	if render != nil {
-		if facts, concepts, err := mergedInputs(path.Dir(pathname)); err == nil {
-			if out, err := render(facts, concepts); err == nil {
+		if facts, concepts, sessions, err := mergedInputs(path.Dir(pathname)); err == nil {
+			if out, err := render(facts, concepts, sessions); err == nil {
 				return out
 			}
 		}
@@ -113,31 +115,32 @@ func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []
 }
 
 // mergedInputs finds the three commits of the merge in progress and merges
-// dir/facts.json and dir/concepts.json of their trees.
-func mergedInputs(dir string) (facts, concepts []byte, err error) {
+// dir/facts.json, dir/concepts.json and every session's L2 file of their
+// trees.
+func mergedInputs(dir string) (facts, concepts []byte, sessions map[string][]byte, err error) {
 	l, err := memdir.Find(".")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	r, err := repo.Open(l.GitDir, l.CommonDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer r.Close()
 	head, err := r.ReadHead()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if head.Hash.IsZero() {
-		return nil, nil, fmt.Errorf("HEAD has no commit")
+		return nil, nil, nil, fmt.Errorf("HEAD has no commit")
 	}
 	ours, err := r.Commit(head.Hash)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	theirs, base, err := otherSide(r, l, ours)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	read := func(c *repo.Commit, name string) []byte {
 		if c == nil {
@@ -152,7 +155,7 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 	for _, name := range []string{"facts.json", "concepts.json"} {
 		m, err := MergeJSON(read(base, name), read(ours, name), read(theirs, name))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if name == "facts.json" {
 			facts = m
@@ -160,7 +163,35 @@ func mergedInputs(dir string) (facts, concepts []byte, err error) {
 			concepts = m
 		}
 	}
-	return facts, concepts, nil
+	// The sessions of either side; a session's L2 file is merged as the
+	// driver merges it.
+	sessions = map[string][]byte{}
+	for _, c := range []*repo.Commit{ours, theirs} {
+		t, err := r.SubtreeAt(c.TreeHash, path.Join(dir, "sessions"))
+		if err != nil || t.IsZero() {
+			continue
+		}
+		ents, err := r.Tree(t)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, e := range ents {
+			if b, ok := strings.CutSuffix(e.Name, ".l1.jsonl"); ok {
+				if _, seen := sessions[b]; !seen {
+					sessions[b] = nil
+				}
+			}
+			if b, ok := strings.CutSuffix(e.Name, ".l2.json"); ok && sessions[b] == nil {
+				name := path.Join("sessions", e.Name)
+				m, err := MergeJSON(read(base, name), read(ours, name), read(theirs, name))
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				sessions[b] = m
+			}
+		}
+	}
+	return facts, concepts, sessions, nil
 }
 
 func otherSide(r *repo.Repo, l memdir.Layout, ours *repo.Commit) (theirs, base *repo.Commit, err error) {

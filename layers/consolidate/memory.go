@@ -70,7 +70,7 @@ func Load(l memdir.Layout) (*Memory, error) {
 		if lf.err != nil {
 			return nil, lf.err
 		}
-		m.Sessions = append(m.Sessions, completeSession(lf.file, s.Base))
+		m.Sessions = append(m.Sessions, CompleteSession(lf.file, s.Base))
 		m.onDisk[l.L2File(s.Base)] = lf.raw
 	}
 	m.onDisk[l.FactsFile()] = readOrNil(l.FactsFile())
@@ -135,9 +135,9 @@ func loadSessions(l memdir.Layout, ss []l2.Session) []readSession {
 	return out
 }
 
-// completeSession fills in what an L2 file may lack and its name tells:
+// CompleteSession fills in what an L2 file may lack and its name tells:
 // the L1 file and the session id.
-func completeSession(f *l2.File, base string) *l2.File {
+func CompleteSession(f *l2.File, base string) *l2.File {
 	if f.L1 == "" {
 		f.L1 = l2.L1Name(base)
 	}

@@ -86,7 +86,7 @@ func readSources(l memdir.Layout, files []memoryFile) ([]l4.IndexSource, error) 
 		if rs.err != nil {
 			return nil, rs.err
 		}
-		out = append(out, l4.SessionSource(sessions[i].name, sessions[i].stamp, completeSession(rs.file, sessions[i].base)))
+		out = append(out, l4.SessionSource(sessions[i].name, sessions[i].stamp, CompleteSession(rs.file, sessions[i].base)))
 	}
 	return out, nil
 }

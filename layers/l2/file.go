@@ -138,6 +138,15 @@ func SortedSet(l []string) []string {
 // LoadJSON decodes the committed JSON file at path into v. A missing file
 // leaves v as it is (empty memory). A damaged one is an error naming the
 // file, with repair, the layer's advice on how to get it back.
+// DecodeJSON decodes memory-file bytes into v as LoadJSON does; empty
+// bytes, a file that does not exist, leave v as it is.
+func DecodeJSON(b []byte, v any) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	return jsonv2.Unmarshal(b, v, readOpts)
+}
+
 func LoadJSON(path string, v any, repair string) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
