@@ -273,6 +273,21 @@ func recordLock(l memdir.Layout, lockPath string) {
 	f.Close()
 }
 
+// RecoverLocks removes the locks a dead memkeep commit left, as the next
+// commit would, when no commit is running now; it costs one stat when
+// there is nothing to recover.
+func RecoverLocks(l memdir.Layout) {
+	if _, err := os.Stat(inflightPath(l)); err != nil {
+		return
+	}
+	lk, err := filelock.Acquire(filepath.Join(l.StateDir(), "commit.lock"), 0)
+	if err != nil {
+		return // a commit runs: it cleans up itself
+	}
+	defer lk.Unlock()
+	cleanStaleLocks(l)
+}
+
 func cleanStaleLocks(l memdir.Layout) {
 	b, err := os.ReadFile(inflightPath(l))
 	if err != nil {

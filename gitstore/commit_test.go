@@ -3,10 +3,12 @@ package gitstore
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -579,5 +581,50 @@ func TestCommitSignsLikeGit(t *testing.T) {
 	res, err := Commit(l, Options{})
 	if err != nil || res.Status != Deferred || !strings.Contains(res.Reason, "could not sign") {
 		t.Errorf("with an unknown key: %+v %v, want deferred for the signature", res, err)
+	}
+}
+
+// TestRecoverLocks: the git locks of a memkeep commit whose process died
+// are removed without waiting for the next commit; a live process's are
+// kept, and so is a lock git took itself.
+func TestRecoverLocks(t *testing.T) {
+	l := newRepo(t)
+	lock := filepath.Join(l.GitDir, "index.lock")
+	record := func(pid int) {
+		if err := os.WriteFile(lock, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(lock)
+		ino := fi.Sys().(*syscall.Stat_t).Ino
+		os.MkdirAll(l.StateDir(), 0o755)
+		os.WriteFile(inflightPath(l), []byte(fmt.Sprintf("%d %d %s\n", pid, ino, lock)), 0o644)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	record(dead.Process.Pid)
+	if _, ok := gitOK(l.Root, "add", "README.md"); ok {
+		t.Fatal("git ran with index.lock held")
+	}
+	RecoverLocks(l)
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("the dead commit's index.lock is still there: %v", err)
+	}
+	git(t, l.Root, "add", "README.md")
+
+	record(os.Getppid()) // alive
+	RecoverLocks(l)
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("a live process's lock was removed: %v", err)
+	}
+	os.Remove(lock)
+	os.Remove(inflightPath(l))
+
+	// Nothing recorded: a lock git holds is never touched.
+	os.WriteFile(lock, nil, 0o644)
+	RecoverLocks(l)
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("git's own lock was removed: %v", err)
 	}
 }

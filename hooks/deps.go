@@ -90,6 +90,10 @@ type Git interface {
 	// mode; it returns a one-line outcome ("committed 1a2b3c4", "deferred:
 	// merge in progress", "nothing to commit").
 	Commit(l memdir.Layout, mode, sessionID, summary string) (string, error)
+	// Recover removes the git lock files a memkeep commit left when its
+	// process died half way (a hook killed on timeout): until then git
+	// itself refuses to run ("index.lock exists").
+	Recover(l memdir.Layout)
 }
 
 func (d Deps) withDefaults() Deps {
@@ -131,3 +135,4 @@ func (noStream) Append(memdir.Layout, Event) error { return nil }
 type noGit struct{}
 
 func (noGit) Commit(memdir.Layout, string, string, string) (string, error) { return "", nil }
+func (noGit) Recover(memdir.Layout)                                        {}

@@ -21,6 +21,9 @@ const syncWait = 300 * time.Millisecond
 
 func sessionStart(e *Env) (Output, error) {
 	var errs []error
+	// Locks a killed memkeep commit left would make git fail for the user
+	// until the next memory commit; a session's start clears them.
+	e.Deps.Git.Recover(e.Layout)
 	errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
 		Type: "session_start", Direction: "in", SessionID: e.In.SessionID,
 		Summary: "session " + orDefault(e.In.Source, "startup"),

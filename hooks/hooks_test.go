@@ -55,6 +55,8 @@ func (f *fakeMemory) Context(memdir.Layout, int) (string, error) {
 
 type fakeGit struct{ commits int }
 
+func (g *fakeGit) Recover(memdir.Layout) {}
+
 func (g *fakeGit) Commit(memdir.Layout, string, string, string) (string, error) {
 	g.commits++
 	return "committed abc1234", nil

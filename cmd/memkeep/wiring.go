@@ -148,6 +148,8 @@ func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, er
 	return string(res.Status), err
 }
 
+func (gitAdapter) Recover(l memdir.Layout) { gitstore.RecoverLocks(l) }
+
 func short(h string) string {
 	if len(h) > 7 {
 		return h[:7]
