@@ -226,6 +226,10 @@ func HTML(dir string, m Memory) (string, error) {
 	return p, atomicfile.WriteFile(p, page.Bytes(), 0o644)
 }
 
+// ContextSessions is the number of recent sessions (those with exchanges)
+// the SessionStart context shows; it reads nothing else of L2.
+const ContextSessions = 3
+
 // ContextOptions say what the session is about to work on.
 type ContextOptions struct {
 	Budget int      // characters, hard
@@ -311,7 +315,7 @@ func Context(m Memory, opts ContextOptions) string {
 		item("- " + oneLine(k.Text) + "\n")
 	}
 	item = section("Recent")
-	for _, s := range recent(m.Sessions, 3) {
+	for _, s := range recent(m.Sessions, ContextSessions) {
 		for _, e := range topExchanges(s, 3) {
 			item(fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base()))
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -276,12 +277,37 @@ func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) (boo
 }
 
 // Context is the SessionStart context under opts.Budget characters.
+//
+// Of L2 it shows only the most recent sessions with exchanges, so only
+// those are read, from the newest back: SessionStart right after a pull
+// then reads a few files, not every session of the project.
 func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
-	m, err := Load(l)
+	facts, err := l4.Load(l.FactsFile())
 	if err != nil {
 		return "", err
 	}
-	return render.Context(m.View(), opts), nil
+	concepts, err := l3.Load(l.ConceptsFile())
+	if err != nil {
+		return "", err
+	}
+	ss, err := l2.Sessions(l)
+	if err != nil {
+		return "", err
+	}
+	var newest []*l2.File // newest first
+	for i, found := len(ss)-1, 0; i >= 0 && found < render.ContextSessions; i-- {
+		rs := loadSessions(l, ss[i:i+1])[0]
+		if rs.err != nil {
+			return "", rs.err
+		}
+		f := CompleteSession(rs.file, ss[i].Base)
+		if len(f.Exchanges) > 0 {
+			found++
+		}
+		newest = append(newest, f)
+	}
+	slices.Reverse(newest)
+	return render.Context(render.Memory{Facts: facts, Concepts: concepts, Sessions: newest}, opts), nil
 }
 
 // FormatHits renders hits for injection into a prompt, "" when there are

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/render"
 )
 
 // realMemory consolidates up to n of the real transcripts into a project
@@ -171,5 +173,29 @@ func TestRecallRebuildsAfterManyChanges(t *testing.T) {
 	sameAsSearch(t, l, queries)
 	if indexStamp(t, l).Equal(before) {
 		t.Errorf("%d files changed and the index was not rebuilt", len(ss))
+	}
+}
+
+// TestContextReadsOnlyRecentSessions: the SessionStart context, which
+// reads only the newest sessions' L2 files, is what rendering the whole
+// memory gives.
+func TestContextReadsOnlyRecentSessions(t *testing.T) {
+	l, _ := realMemory(t, 12)
+	m, err := Load(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []render.ContextOptions{{Budget: 6000}, {Budget: 2000, Branch: "feature/tmux-sessions"}, {Budget: 9000, Files: []string{"lib/spotter/services/tmux.ex"}}} {
+		got, err := Context(l, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := render.Context(m.View(), opts)
+		if opts.Budget == 6000 && strings.Count(want, "\n- ") < 8 || !strings.Contains(want, "## Recent") {
+			t.Fatalf("the context shows too little to prove anything:\n%s", want)
+		}
+		if got != want {
+			t.Errorf("%+v: context from the recent sessions differs from the whole memory's:\n got %s\nwant %s", opts, got, want)
+		}
 	}
 }
