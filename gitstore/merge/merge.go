@@ -236,8 +236,8 @@ func (m *merger) merge(b, a, t *value, key string, win winner) *value {
 		switch {
 		case records(a) && records(t) && (b == nil || records(b)):
 			return m.records(b, a, t)
-		case strs(a) && strs(t):
-			return union(a, t)
+		case strs(a) && strs(t) && (b == nil || strs(b)):
+			return setMerge(b, a, t)
 		}
 	}
 	if a.kind == 's' && t.kind == 's' {
@@ -414,10 +414,27 @@ func strs(v *value) bool {
 	return true
 }
 
-func union(a, t *value) *value {
+// setMerge merges lists of strings as sets, three-way: a string both
+// sides hold stays, one either side added comes, one either side removed
+// from the base goes (an exchange forgotten on one branch must not come
+// back through the other's copy of the list). Symmetric in a and t.
+func setMerge(b, a, t *value) *value {
+	in := func(v *value) map[string]bool {
+		m := map[string]bool{}
+		if v != nil {
+			for _, e := range v.elems {
+				m[e.str()] = true
+			}
+		}
+		return m
+	}
+	inB, inA, inT := in(b), in(a), in(t)
 	seen := map[string]*value{}
 	for _, e := range append(append([]*value(nil), a.elems...), t.elems...) {
 		s := e.str()
+		if !(inA[s] && inT[s] || !inB[s]) {
+			continue // removed by one side
+		}
 		if old, ok := seen[s]; !ok || larger(string(e.raw), string(old.raw)) {
 			seen[s] = e
 		}

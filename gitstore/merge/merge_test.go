@@ -102,6 +102,25 @@ func TestMergeJSONRules(t *testing.T) {
 	}
 }
 
+// TestMergeStringListsThreeWay: a string one side removed from a list
+// stays removed (a forgotten exchange must not come back through the
+// other branch's copy of a concept's list), whichever side is ours.
+func TestMergeStringListsThreeWay(t *testing.T) {
+	base := `{"concepts": [{"id": "c-1", "exchanges": ["x-1", "x-2"]}]}`
+	ours := `{"concepts": [{"id": "c-1", "exchanges": ["x-2"]}]}`
+	theirs := `{"concepts": [{"id": "c-1", "exchanges": ["x-1", "x-2", "x-3"]}]}`
+	want := "[\n        \"x-2\",\n        \"x-3\"\n      ]"
+	for _, sides := range [][2]string{{ours, theirs}, {theirs, ours}} {
+		if got := mustJSON(t, base, sides[0], sides[1]); !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nwant the list %s", got, want)
+		}
+	}
+	// Without a base, the lists are joined.
+	if got := mustJSON(t, "", ours, theirs); !strings.Contains(got, `"x-1"`) || !strings.Contains(got, `"x-3"`) {
+		t.Errorf("lists without a base not joined:\n%s", got)
+	}
+}
+
 func TestMergeJSONChangeVersusDelete(t *testing.T) {
 	ours := strings.Replace(base, `"text": "vet"`, `"text": "vet always"`, 1)
 	theirs := strings.Replace(base, `,
