@@ -628,3 +628,67 @@ func TestRecoverLocks(t *testing.T) {
 		t.Errorf("git's own lock was removed: %v", err)
 	}
 }
+
+// TestCommitSignsWithSSH: gpg.format=ssh signs with a key file, or with a
+// literal public key whose private half ssh-agent holds, as git does; git
+// verifies both against an allowed-signers file.
+func TestCommitSignsWithSSH(t *testing.T) {
+	for _, tool := range []string{"ssh-keygen", "ssh-agent", "ssh-add"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	keys, err := os.MkdirTemp("", "ssh") // short: the agent's socket path is limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(keys)
+	key := filepath.Join(keys, "id")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "test", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	pub, _ := os.ReadFile(key + ".pub")
+	allowed := filepath.Join(keys, "allowed")
+	os.WriteFile(allowed, []byte("test@example.com "+string(pub)), 0o644)
+
+	l := newRepo(t)
+	for k, v := range map[string]string{"commit.gpgsign": "true", "gpg.format": "ssh", "user.signingkey": key, "gpg.ssh.allowedSignersFile": allowed} {
+		git(t, l.Root, "config", k, v)
+	}
+	verify := func(what string) {
+		t.Helper()
+		if got := git(t, l.Root, "log", "-1", "--format=%G?"); got != "G\n" {
+			t.Errorf("%s: git log %%G? = %q, want G", what, got)
+		}
+		git(t, l.Root, "verify-commit", "HEAD")
+	}
+	writeMemory(t, l.Root)
+	if res := mustCommit(t, l, Options{}); res.Status != Committed {
+		t.Fatalf("key file: %+v", res)
+	}
+	verify("key file")
+
+	// The literal key, through an agent holding the private key.
+	sock := filepath.Join(keys, "agent.sock")
+	agent := exec.Command("ssh-agent", "-D", "-a", sock)
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Process.Kill()
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	if out, err := exec.Command("ssh-add", "-q", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v %s", err, out)
+	}
+	git(t, l.Root, "config", "user.signingkey", "key::"+strings.TrimSpace(string(pub)))
+	write(t, l.Root, ".claude/memory/facts.json", `{"rules":[]}`+"\n")
+	if res := mustCommit(t, l, Options{}); res.Status != Committed {
+		t.Fatalf("literal key: %+v", res)
+	}
+	verify("literal key through the agent")
+}

@@ -33,11 +33,23 @@ func signer(cfg *repo.Config, committer string) (func(payload []byte) (string, e
 		}
 		return func(payload []byte) (string, error) { return signOpenPGP(prog, key, payload) }, nil
 	case "ssh":
-		if key == "" || strings.HasPrefix(key, "key::") || strings.HasPrefix(key, "ssh-") {
-			return nil, deferf("commit.gpgsign is set with gpg.format=ssh and user.signingkey is not a key file: memkeep signs with ssh only from a key file; commit the memory with `git commit` or set user.signingkey to the key's path")
+		if key == "" {
+			return nil, deferf("commit.gpgsign is set with gpg.format=ssh and no user.signingkey: memkeep does not ask ssh-agent for a default key (gpg.ssh.defaultKeyCommand); set user.signingkey, or commit the memory with `git commit`")
 		}
 		prog := configured(cfg, "ssh", "ssh-keygen")
-		return func(payload []byte) (string, error) { return signSSH(prog, expandHome(key), payload) }, nil
+		// A literal public key ("key::ssh-ed25519 …" or "ssh-ed25519 …")
+		// signs through the agent that holds its private half, as git does.
+		literal, isLiteral := strings.CutPrefix(key, "key::")
+		isLiteral = isLiteral || strings.HasPrefix(key, "ssh-")
+		if isLiteral && literal == "" {
+			literal = key
+		}
+		return func(payload []byte) (string, error) {
+			if isLiteral {
+				return signSSHLiteral(prog, literal, payload)
+			}
+			return signSSH(prog, expandHome(key), payload)
+		}, nil
 	}
 	return nil, deferf("commit.gpgsign is set with gpg.format=%s, which memkeep cannot sign with; commit the memory with `git commit`", format)
 }
@@ -80,7 +92,7 @@ func signOpenPGP(prog, key string, payload []byte) (string, error) {
 }
 
 // signSSH runs ssh-keygen -Y sign as git does, with the git namespace.
-func signSSH(prog, keyFile string, payload []byte) (string, error) {
+func signSSH(prog, keyFile string, payload []byte, extra ...string) (string, error) {
 	dir, err := os.MkdirTemp("", "memkeep-sign-")
 	if err != nil {
 		return "", err
@@ -90,7 +102,8 @@ func signSSH(prog, keyFile string, payload []byte) (string, error) {
 	if err := os.WriteFile(buf, payload, 0o600); err != nil {
 		return "", err
 	}
-	cmd := exec.Command(prog, "-Y", "sign", "-n", "git", "-f", keyFile, buf)
+	args := append([]string{"-Y", "sign", "-n", "git", "-f", keyFile}, extra...)
+	cmd := exec.Command(prog, append(args, buf)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -98,6 +111,24 @@ func signSSH(prog, keyFile string, payload []byte) (string, error) {
 	}
 	sig, err := os.ReadFile(buf + ".sig")
 	return string(sig), err
+}
+
+// signSSHLiteral signs with the private half of a public key held by
+// ssh-agent (-U), the key written to a file for ssh-keygen, as git does.
+func signSSHLiteral(prog, pub string, payload []byte) (string, error) {
+	f, err := os.CreateTemp("", "memkeep-signingkey-")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(strings.TrimSpace(pub) + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	return signSSH(prog, f.Name(), payload, "-U")
 }
 
 func firstLines(s string, n int) string {
