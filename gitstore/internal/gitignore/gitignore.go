@@ -96,7 +96,9 @@ func matchFrom(pat, segs []string) bool {
 		if pat[0] == "**" {
 			rest := pat[1:]
 			if len(rest) == 0 {
-				return true
+				// A trailing "/**" matches what is inside, not the
+				// folder itself (gitignore(5)).
+				return len(segs) > 0
 			}
 			for i := 0; i <= len(segs); i++ {
 				if matchFrom(rest, segs[i:]) {

@@ -26,6 +26,24 @@ func TestAgainstGit(t *testing.T) {
 			"src/a.go":                  "",
 		})
 	})
+	// "dir/**" excludes what is inside dir, not dir: a negation can bring
+	// a file back.
+	t.Run("inside a folder", func(t *testing.T) {
+		againstGit(t, map[string]string{
+			".gitignore":                ".claude/memory/**\n!.claude/memory/notes.md\n",
+			".claude/memory/notes.md":   "",
+			".claude/memory/facts.json": "",
+			".claude/memory/sessions/x": "",
+		})
+	})
+	t.Run("re-included subtree", func(t *testing.T) {
+		againstGit(t, map[string]string{
+			".gitignore":                        ".claude/**\n!.claude/memory/\n!.claude/memory/**\n",
+			".claude/settings.json":             "",
+			".claude/memory/facts.json":         "",
+			".claude/memory/sessions/x.l2.json": "",
+		})
+	})
 	// Nothing inside an excluded folder can be re-included.
 	t.Run("excluded folder", func(t *testing.T) {
 		againstGit(t, map[string]string{

@@ -24,7 +24,7 @@ type conditions struct {
 	branch  string   // HEAD's branch, short ("main"); "" when detached
 }
 
-func includeContext(gitDir string) conditions {
+func includeContext(gitDir, commonDir string) conditions {
 	var c conditions
 	if abs, err := filepath.Abs(gitDir); err == nil {
 		c.gitDirs = append(c.gitDirs, filepath.ToSlash(abs))
@@ -32,10 +32,15 @@ func includeContext(gitDir string) conditions {
 			c.gitDirs = append(c.gitDirs, filepath.ToSlash(real))
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
-		if ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/"); ok {
-			c.branch = ref
+	// The branch HEAD names, through symbolic refs as git follows them.
+	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	for depth := 0; err == nil && depth < 5; depth++ {
+		ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: ")
+		if !ok {
+			break
 		}
+		c.branch, _ = strings.CutPrefix(ref, "refs/heads/")
+		b, err = os.ReadFile(filepath.Join(commonDir, filepath.FromSlash(ref)))
 	}
 	return c
 }
@@ -97,7 +102,7 @@ type configEntry struct {
 // are skipped, because a broken global config must not stop a memory
 // commit.
 func LoadConfig(gitDir, commonDir string) *Config {
-	c := &Config{cond: includeContext(gitDir)}
+	c := &Config{cond: includeContext(gitDir, commonDir)}
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
 		c.add(firstNonEmpty(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
 	}

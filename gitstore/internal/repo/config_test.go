@@ -304,4 +304,20 @@ func TestConfigIncludeIfLikeGit(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	check(work)
+	// A branch named by a symbolic ref: git matches the branch it ends at.
+	for _, args := range [][]string{{"symbolic-ref", "refs/heads/alias", "refs/heads/release/2.0"}, {"symbolic-ref", "HEAD", "refs/heads/alias"}} {
+		if out, err := exec.Command("git", append([]string{"-C", other}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+	check(other)
+	// "gitdir:…/" matches below the folder, not the folder itself, and
+	// "onbranch:release/" no branch named just "release".
+	os.WriteFile(global, []byte("[user]\n\tname = Me\n\temail = me@personal.example\n"+
+		"[includeIf \"gitdir:"+filepath.Join(work, ".git")+"/\"]\n\tpath = never.gitconfig\n"+
+		"[includeIf \"onbranch:release/\"]\n\tpath = never.gitconfig\n"), 0o644)
+	if out, err := exec.Command("git", "-C", work, "symbolic-ref", "HEAD", "refs/heads/release").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	check(work)
 }
