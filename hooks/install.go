@@ -56,12 +56,23 @@ func programOf(command, event string) string {
 	return strings.Trim(strings.TrimSpace(rest), `'"`)
 }
 
-// runs reports whether a hook's program can be started: an absolute path
-// that is an executable file, or a name found on PATH.
+// gone reports a hook program that cannot run anywhere: a plain absolute
+// path, as init writes it, to no executable file. A name looked up on
+// PATH, or a command with shell syntax ($VAR, ~, quotes inside), may run
+// where this process cannot tell, on a teammate's machine or in Claude
+// Code's environment, and is never called gone.
+func gone(program string) bool {
+	if !filepath.IsAbs(program) || strings.ContainsAny(program, "$`\\\"'~*?[]{}()<>|&;") {
+		return false
+	}
+	fi, err := os.Stat(program)
+	return err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0
+}
+
+// runs reports whether program, which Install is about to write, can run.
 func runs(program string) bool {
 	if strings.ContainsRune(program, filepath.Separator) {
-		fi, err := os.Stat(program)
-		return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+		return !gone(program)
 	}
 	_, err := exec.LookPath(program)
 	return err == nil
@@ -172,7 +183,7 @@ func Install(path, program string) (InstallResult, error) {
 				if !isOurs(h.Command, event) {
 					continue
 				}
-				if runs(programOf(h.Command, event)) || !runs(program) {
+				if !gone(programOf(h.Command, event)) || !runs(program) {
 					return groups, false, nil
 				}
 				// Rewrite the group with the command repaired, keeping the

@@ -202,3 +202,37 @@ func TestInstallKeepsPermissionsAndLinks(t *testing.T) {
 		t.Errorf("target not edited as expected:\n%s", b)
 	}
 }
+
+// TestInstallLeavesCommandsItCannotJudge: a hook naming memkeep by PATH or
+// through shell syntax may run elsewhere (a teammate's machine, Claude
+// Code's environment); init never rewrites it.
+func TestInstallLeavesCommandsItCannotJudge(t *testing.T) {
+	tmp := t.TempDir()
+	p := filepath.Join(tmp, "settings.json")
+	var groups []string
+	commands := map[string]string{
+		"Stop":         `"$CLAUDE_PROJECT_DIR"/tools/memkeep hook Stop`,
+		"SessionStart": `~/bin/memkeep hook SessionStart`,
+		"PreCompact":   `memkeep hook PreCompact`,
+	}
+	for ev, c := range commands {
+		b, _ := json.Marshal(c)
+		groups = append(groups, `"`+ev+`": [{"hooks": [{"type": "command", "command": `+string(b)+`}]}]`)
+	}
+	os.WriteFile(p, []byte(`{"hooks": {`+strings.Join(groups, ", ")+`}}`), 0o644)
+	t.Setenv("PATH", t.TempDir()) // no memkeep on PATH here
+	res, err := Install(p, fakeProgram(t, filepath.Join(tmp, "bin")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Repaired) != 0 {
+		t.Errorf("repaired %v", res.Repaired)
+	}
+	b, _ := os.ReadFile(p)
+	for _, c := range commands {
+		cb, _ := json.Marshal(c)
+		if !strings.Contains(string(b), string(cb)) {
+			t.Errorf("%s was rewritten:\n%s", c, b)
+		}
+	}
+}

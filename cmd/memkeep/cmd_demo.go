@@ -94,6 +94,10 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 
 	// Background consolidation would outlive the demo: run it in line.
 	os.Setenv("MEMKEEP_NO_SPAWN", "1")
+	// The hooks run here, in this process, for the demo's project: a
+	// Claude Code session's project, when the demo is run from one, must
+	// not take its place.
+	os.Setenv("CLAUDE_PROJECT_DIR", root)
 	sid := "d3m0d3m0-5e55-4a11-8000-000000000001"
 	transcript := filepath.Join(dir, "home", ".claude", "projects", projectSlug(root), sid+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o755); err != nil {
