@@ -349,3 +349,41 @@ func TestPrivateTextIsDropped(t *testing.T) {
 		t.Fatalf("private text or redaction marks wrong:\n%s", out)
 	}
 }
+
+// TestCutTextsKeepNoPartOfASecret: tool texts are cut to length after
+// they are redacted, and the cut never keeps part of a secret, even when
+// redaction shrank what came before it (a private key became one mark),
+// and an edit's summary line never shows a private key's body.
+func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
+	r := NewRefiner(Options{Root: "/work/p"})
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat(strings.Repeat("A", 64)+"\n", 140) + "-----END RSA PRIVATE KEY-----\n"
+	tok := "ghp_Zq8RtY2mW4nB6vC1xK9pL3sD7fG5hJ0aQwEr"
+	limit := 4*maxCmd + secretSpan
+	pre := "cat > id_rsa <<'EOF'\n" + key + "EOF\necho "
+	// Tokens straddling the edge of what is cleaned, at every offset
+	// around it.
+	for shift := -45; shift <= 5; shift++ {
+		cmd := pre + strings.Repeat("y", limit+shift-len(pre)-1) + " " + tok + " >> notes"
+		if got := r.cleanCut(cmd, maxCmd); strings.Contains(got, "ghp_Zq8") {
+			t.Fatalf("shift %d: cleanCut keeps part of a GitHub token: %q", shift, got[strings.Index(got, "ghp_"):])
+		}
+	}
+	// One short text with a token past the cut length: redacted, then cut.
+	if got := r.cleanCut("export GITHUB_TOKEN="+tok+" && make", 30); strings.Contains(got, "ghp_Zq8") {
+		t.Errorf("cut before redaction: %q", got)
+	}
+
+	old := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----"
+	nw := "-----BEGIN OPENSSH PRIVATE KEY-----\nQyNTUxOQAAACDx9Kq3hQ7mZ2pR8vW1nT6yL4cJ0sF5gH9aE3bD2kM7uAAAAJgTq8pXE6vK\n-----END OPENSSH PRIVATE KEY-----"
+	for _, d := range []string{
+		diffSummary(old, nw, r.cleanCut),
+		diffSummary(old+strings.Repeat("\nx", maxDiffClean), nw+strings.Repeat("\nx", maxDiffClean), r.cleanCut),
+	} {
+		if strings.Contains(d, "QyNTUxOQ") || strings.Contains(d, "b3BlbnNza") {
+			t.Errorf("an edit's summary shows a private key's body: %.80q", d)
+		}
+	}
+	if d := diffSummary("if x {", "if x != nil {", r.cleanCut); d != "+1 -1 if x != nil {" {
+		t.Errorf("an ordinary edit: %q", d)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"github.com/memkeep/memkeep/layers/scrub"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/memkeep/memkeep/internal/jsonscan"
 
@@ -350,6 +349,17 @@ func stringHead(v []byte, n int) []byte {
 // diffSummary says how many lines an edit added and removed, and shows the
 // first changed line of the new text.
 func diffSummary(old, new string, cleanCut func(string, int) string) string {
+	// The changed line shown may be the body of a private key whose
+	// BEGIN line did not change: key bodies match no rule on their own, so
+	// the texts are cleaned whole first (a key block becomes one mark).
+	// Beyond maxDiffClean a text is not cleaned whole, and a key in it
+	// hides the line.
+	var hideKey bool
+	if len(old) <= maxDiffClean && len(new) <= maxDiffClean {
+		old, new = cleanCut(old, len(old)), cleanCut(new, len(new))
+	} else {
+		hideKey = strings.Contains(old, "PRIVATE KEY") || strings.Contains(new, "PRIVATE KEY")
+	}
 	ol, nl := splitLines(old), splitLines(new)
 	// Trim the common prefix and suffix so "+A -R" counts changed lines.
 	p := 0
@@ -377,7 +387,10 @@ func diffSummary(old, new string, cleanCut func(string, int) string) string {
 			}
 		}
 	}
-	if first != "" {
+	switch {
+	case first != "" && hideKey:
+		sum += " [REDACTED:private-key]"
+	case first != "":
 		sum += " " + cleanCut(first, maxDiffLn)
 	}
 	return sum
@@ -412,21 +425,24 @@ func compactJSON(v jsontext.Value) string {
 // truncate cuts s to at most n runes, marking the cut with "…".
 // cleanCut is clean and then truncate. Cut first, a secret that straddles
 // the cut would lose the tail its redaction rule recognises it by, and its
-// head would be kept. To bound the work on a huge line, what lies well
-// past the cut is dropped before cleaning: secretSpan bytes past the
-// longest n characters, more than any secret a rule matches on one line.
+// head would be kept. To bound the work on a huge text, what lies well past
+// the cut is dropped before cleaning (secretSpan bytes past the longest n
+// characters), and that drop ends at a separator: the word it would split,
+// a secret maybe, goes whole. (Cleaning can shrink what is kept, a private
+// key to one mark, and bring the drop's edge within the n characters.)
 func (r *Refiner) cleanCut(s string, n int) string {
 	if limit := 4*n + secretSpan; len(s) > limit {
-		for limit > 0 && !utf8.RuneStart(s[limit]) {
-			limit--
-		}
-		s = s[:limit]
+		s = s[:strings.LastIndexAny(s[:limit+1], " \t\n\r\"'`=:,;()[]{}<>|&")+1]
 	}
 	return truncate(r.clean(s), n)
 }
 
 // secretSpan bounds the length of a one-line secret, for cleanCut.
 const secretSpan = 8 << 10
+
+// maxDiffClean is the largest old or new text of an edit diffSummary
+// cleans whole.
+const maxDiffClean = 256 << 10
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
