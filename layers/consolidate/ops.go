@@ -93,6 +93,9 @@ func Remember(l memdir.Layout, sessionID, kind, text, why string, files []string
 }
 
 func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time) (l2.AddResult, error) {
+	// What people and agents write is scrubbed as transcripts are: no
+	// secret, no machine path.
+	in.Summary, in.Details = scrub.Text(in.Summary, l.Root), scrub.Text(in.Details, l.Root)
 	base, err := ResolveSession(l, sessionID)
 	if err != nil {
 		return l2.AddResult{}, err
@@ -167,7 +170,7 @@ func AddRule(l memdir.Layout, text string, now time.Time) (*l4.Rule, bool, error
 	var added bool
 	_, err := update(l, func(m *Memory) error {
 		var err error
-		rr, a, err := m.Facts.AddRule(text, now)
+		rr, a, err := m.Facts.AddRule(scrub.Text(text, l.Root), now)
 		if err != nil {
 			return err
 		}
