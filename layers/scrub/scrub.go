@@ -58,15 +58,47 @@ func homeRel(p string) string {
 // assistant prose) the way Path rewrites a target file, and redacts
 // nothing.
 func Paths(s, root string) string {
-	if root != "" && strings.Contains(s, root) {
-		root = strings.TrimSuffix(root, "/")
-		s = strings.ReplaceAll(s, root+"/", "")
-		s = strings.ReplaceAll(s, root, ".")
+	if root = strings.TrimSuffix(root, "/"); root != "" && strings.Contains(s, root) {
+		s = replaceRoot(s, root)
 	}
 	if strings.Contains(s, "/home/") || strings.Contains(s, "/Users/") || strings.Contains(s, "/root/") {
 		s = rewriteHomes(s)
 	}
 	return s
+}
+
+// replaceRoot rewrites root/x as x and root alone as ".", wherever root
+// stands as a whole path: not inside another ("/x/work/p") and not the
+// start of a sibling's name ("/work/pother", "/work/p-old").
+func replaceRoot(s, root string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, root)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(root)
+		switch {
+		case i > 0 && pathByte(s[i-1]):
+			b.WriteString(s[:end])
+		case end < len(s) && s[end] == '/':
+			b.WriteString(s[:i])
+			end++
+		case end == len(s) || !pathByte(s[end]):
+			b.WriteString(s[:i])
+			b.WriteByte('.')
+		default:
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+}
+
+// pathByte reports the bytes that continue a path's name.
+func pathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 ||
+		strings.IndexByte("._-/~+@", c) >= 0
 }
 
 // rewriteHomes replaces "/home/<user>/" (and macOS and root's homes) with
