@@ -30,7 +30,8 @@ import (
 // The file format, little-endian, every offset relative to the blob:
 //
 //	magic      "memkeep-recall1\n"
-//	counts     sources, items, terms, postings, blob length (u32 each)
+//	counts     sources, items, terms, postings, blob length, longest
+//	           term's length (u32 each)
 //	sources    name offset, length, stamp offset, length (u32 ×4)
 //	items      source (u32), weight, strength (float64 bits), payload offset, length (u32)
 //	terms      offset, length (u32), first and end posting (u32), sorted by term
@@ -41,10 +42,10 @@ import (
 // It lives under the git dir, is never committed, and is rebuilt whenever
 // it cannot be read.
 
-const indexMagic = "memkeep-recall1\n"
+const indexMagic = "memkeep-recall2\n"
 
 const (
-	headerSize     = len(indexMagic) + 5*4
+	headerSize     = len(indexMagic) + 6*4
 	sourceRecord   = 4 * 4
 	itemRecord     = 4 + 8 + 8 + 4 + 4
 	termRecord     = 4 * 4
@@ -123,8 +124,9 @@ func EncodeIndex(sources []IndexSource) ([]byte, error) {
 	}
 	slices.Sort(dict)
 	var termRecs, posts []byte
-	var nPosts uint32
+	var nPosts, longest uint32
 	for _, t := range dict {
+		longest = max(longest, uint32(len(t)))
 		off, n := put(t)
 		termRecs = binary.LittleEndian.AppendUint32(termRecs, off)
 		termRecs = binary.LittleEndian.AppendUint32(termRecs, n)
@@ -140,7 +142,7 @@ func EncodeIndex(sources []IndexSource) ([]byte, error) {
 	}
 	out := make([]byte, 0, headerSize+len(srcs)+len(items)+len(termRecs)+len(posts)+len(blob))
 	out = append(out, indexMagic...)
-	for _, n := range [...]uint32{uint32(len(sources)), nItems, uint32(len(dict)), nPosts, uint32(len(blob))} {
+	for _, n := range [...]uint32{uint32(len(sources)), nItems, uint32(len(dict)), nPosts, uint32(len(blob)), longest} {
 		out = binary.LittleEndian.AppendUint32(out, n)
 	}
 	out = append(out, srcs...)
@@ -157,6 +159,7 @@ type Index struct {
 	sources, items, terms, postings     int
 	sourceAt, itemAt, termAt, postingAt int
 	blobAt                              int
+	longest                             int // bytes of the longest term
 }
 
 // DecodeIndex reads the layout of an index from b, which it keeps; b must
@@ -167,7 +170,7 @@ func DecodeIndex(b []byte) (*Index, error) {
 		return nil, ErrIndex
 	}
 	n := func(i int) int { return int(binary.LittleEndian.Uint32(b[len(indexMagic)+4*i:])) }
-	ix := &Index{b: b, sources: n(0), items: n(1), terms: n(2), postings: n(3)}
+	ix := &Index{b: b, sources: n(0), items: n(1), terms: n(2), postings: n(3), longest: n(5)}
 	ix.sourceAt = headerSize
 	ix.itemAt = ix.sourceAt + ix.sources*sourceRecord
 	ix.termAt = ix.itemAt + ix.items*itemRecord
@@ -210,11 +213,11 @@ func (ix *Index) term(i int) []byte {
 }
 
 // lowerBound is the first term not below s.
-func (ix *Index) lowerBound(s []byte) int {
+func (ix *Index) lowerBound(s string) int {
 	lo, hi := 0, ix.terms
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if bytes.Compare(ix.term(mid), s) < 0 {
+		if string(ix.term(mid)) < s { // compared in place, not copied
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -268,14 +271,15 @@ func (ix *Index) Search(query string, opts SearchOptions, stale func(source int)
 				best[it] = max(best[it], m)
 			}
 		}
-		terms.MatchCandidates(t,
+		terms.MatchCandidates(t, ix.longest,
 			func(s string) {
-				if ti := ix.lowerBound([]byte(s)); ti < ix.terms && string(ix.term(ti)) == s {
+				if ti := ix.lowerBound(s); ti < ix.terms && string(ix.term(ti)) == s {
 					visit(ti)
 				}
 			},
 			func(p string) {
-				for ti := ix.lowerBound([]byte(p)); ti < ix.terms && bytes.HasPrefix(ix.term(ti), []byte(p)); ti++ {
+				pb := []byte(p)
+				for ti := ix.lowerBound(p); ti < ix.terms && bytes.HasPrefix(ix.term(ti), pb); ti++ {
 					visit(ti)
 				}
 			})

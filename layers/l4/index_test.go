@@ -208,7 +208,7 @@ func TestDamagedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range [][]byte{nil, []byte("memkeep"), b[:len(b)-1], append(append([]byte(nil), b...), 0), []byte(strings.Replace(string(b), "recall1", "recall2", 1))} {
+	for _, bad := range [][]byte{nil, []byte("memkeep"), b[:len(b)-1], append(append([]byte(nil), b...), 0), []byte(strings.Replace(string(b), "recall2", "recall9", 1))} {
 		if _, err := DecodeIndex(bad); err != ErrIndex {
 			t.Errorf("DecodeIndex of %d damaged bytes: err = %v, want ErrIndex", len(bad), err)
 		}

@@ -114,16 +114,20 @@ func Match(a, b string) float64 {
 // with Match(t, u) > 0 without comparing t with all of them: each such u
 // is either equal to a string passed to exact or begins with a string
 // passed to prefix. (Some candidates score 0; callers still score each
-// with Match.)
-func MatchCandidates(t string, exact, prefix func(string)) {
+// with Match.) A dictionary whose longest term has maxLen bytes is asked
+// for no longer string by exact (0: no limit): a long query word would
+// otherwise cost a lookup per prefix.
+func MatchCandidates(t string, maxLen int, exact, prefix func(string)) {
 	near := func(w string) {
-		exact(w)
+		if maxLen <= 0 || len(w) <= maxLen {
+			exact(w)
+		}
 		// u begins w (or is w), the shorter one being w…
 		if len(w) >= 4 {
 			prefix(w)
 		}
 		// …or u is a prefix of w of at least four letters.
-		for k := 4; k < len(w); k++ {
+		for k := 4; k < len(w) && (maxLen <= 0 || k <= maxLen); k++ {
 			exact(w[:k])
 		}
 	}

@@ -96,7 +96,7 @@ func TestMatchCandidatesFindEveryMatch(t *testing.T) {
 	var pairs, found int
 	for _, q := range vocab {
 		cands := map[string]bool{}
-		MatchCandidates(q,
+		MatchCandidates(q, 0,
 			func(s string) { cands[s] = true },
 			func(p string) {
 				for _, u := range vocab {
@@ -122,4 +122,20 @@ func TestMatchCandidatesFindEveryMatch(t *testing.T) {
 		t.Errorf("only %d matching pairs of different terms in a vocabulary of %d: the test vocabulary is too thin", pairs, len(vocab))
 	}
 	t.Logf("%d matches between %d terms (%d of different terms), all found", found, len(vocab), pairs)
+}
+
+// TestMatchCandidatesLongWord: a long word (a pasted hash or dump) costs
+// lookups only up to the dictionary's longest term, not one per prefix.
+func TestMatchCandidatesLongWord(t *testing.T) {
+	word := strings.Repeat("deadbeef", 10000)
+	var exact, prefix int
+	MatchCandidates(word, 24, func(s string) {
+		exact++
+		if len(s) > 24 {
+			t.Fatalf("looked up a %d-byte string in a dictionary whose terms have at most 24", len(s))
+		}
+	}, func(string) { prefix++ })
+	if exact > 24 || prefix > 2 {
+		t.Errorf("%d exact and %d prefix lookups for one word", exact, prefix)
+	}
 }
