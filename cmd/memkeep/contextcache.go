@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/render"
@@ -19,7 +20,7 @@ import (
 // SessionStart must answer in milliseconds even when memory holds
 // thousands of exchanges, but ranking them means reading every L2 file.
 // The ranked text only changes when a memory file does, so it is cached
-// under the git dir, keyed by the size and modification time of every file
+// under the git dir, keyed by the metadata (fastfile.Stamp) of every file
 // it is computed from (plus budget and branch). Consolidation warms the
 // cache in the background; a SessionStart after a change computes it once.
 
@@ -36,10 +37,10 @@ func contextCachePath(l memdir.Layout) string {
 // computed from, without reading them.
 func memoryFingerprint(l memdir.Layout, budget int, branch string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "v1\x00%d\x00%s\x00", budget, branch)
+	fmt.Fprintf(h, "v2\x00%d\x00%s\x00", budget, branch)
 	stamp := func(p string) {
 		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", filepath.Base(p), fi.Size(), fi.ModTime().UnixNano())
+			fmt.Fprintf(h, "%s\x00%s\x00", filepath.Base(p), fastfile.Stamp(fi))
 		} else {
 			fmt.Fprintf(h, "%s\x00-\x00", filepath.Base(p))
 		}

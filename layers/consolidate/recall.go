@@ -3,7 +3,6 @@ package consolidate
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/internal/fastfile"
@@ -16,7 +15,7 @@ import (
 // Recall runs on every prompt (UserPromptSubmit), so it answers from the
 // recall index under the git dir (l4.Index) instead of reading every
 // memory file. Each file's part of the index is stamped with the file's
-// size and modification time; a file that changed since (the session
+// metadata (size, times, inode); a file that changed since (the session
 // under way, after each Stop) is read afresh and searched beside the
 // index. When many files changed (a pull, a merge) or there is no index,
 // Recall builds it again and saves it. Consolidation warms it in the
@@ -33,7 +32,7 @@ type memoryFile struct {
 	name  string // the index's name for it: its path under .claude/memory
 	path  string
 	base  string // for a session's L2 file, its stem
-	stamp string // size and modification time; "" when the file is absent
+	stamp string // fastfile.Stamp; "" when the file is absent
 }
 
 // recallFiles lists facts.json, concepts.json and every session's L2 file,
@@ -51,7 +50,7 @@ func recallFiles(l memdir.Layout) ([]memoryFile, error) {
 	}
 	for i := range files {
 		if fi, err := os.Stat(files[i].path); err == nil {
-			files[i].stamp = strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+			files[i].stamp = fastfile.Stamp(fi)
 		}
 	}
 	return files, nil

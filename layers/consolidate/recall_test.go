@@ -199,3 +199,37 @@ func TestContextReadsOnlyRecentSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallSeesARewriteThatKeepsTheTimes: a file rewritten with the same
+// size and its modification time set back (rsync -a, cp -p) is read again.
+func TestRecallSeesARewriteThatKeepsTheTimes(t *testing.T) {
+	l, _ := realMemory(t, 3)
+	m, err := Load(l)
+	if err != nil || len(m.Sessions) == 0 || len(m.Sessions[0].Exchanges) == 0 {
+		t.Fatalf("no session with exchanges: %v", err)
+	}
+	s := m.Sessions[0]
+	p := l.L2File(s.Base())
+	before, _ := os.Stat(p)
+	if err := WarmRecall(l); err != nil {
+		t.Fatal(err)
+	}
+	old := s.Exchanges[0].Summary
+	s.Exchanges[0].Summary = strings.Repeat("z", len(old)) // same size
+	if err := s.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(p); after.Size() != before.Size() {
+		t.Fatalf("size changed: %d -> %d", before.Size(), after.Size())
+	}
+	os.Chtimes(p, before.ModTime(), before.ModTime())
+	m2, _ := Load(l)
+	opts := l4.SearchOptions{Threshold: 0.1, Max: 5}
+	got, err := Recall(l, old, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := l4.Search(m2.Facts, m2.Concepts, m2.Sessions, old, opts); !reflect.DeepEqual(got, want) {
+		t.Errorf("recall after a rewrite with the times set back:\n got  %v\n want %v", got, want)
+	}
+}
