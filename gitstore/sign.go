@@ -48,7 +48,7 @@ func signer(cfg *repo.Config, committer string) (func(payload []byte) (string, e
 			if isLiteral {
 				return signSSHLiteral(prog, literal, payload)
 			}
-			return signSSH(prog, expandHome(key), payload)
+			return signSSH(prog, repo.ExpandHome(key), payload)
 		}, nil
 	}
 	return nil, deferf("commit.gpgsign is set with gpg.format=%s, which memkeep cannot sign with; commit the memory with `git commit`", format)
@@ -66,15 +66,6 @@ func configured(cfg *repo.Config, format, def string) string {
 		}
 	}
 	return def
-}
-
-func expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }
 
 // signOpenPGP runs gpg as git does: a detached, armored signature of the

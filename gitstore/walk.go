@@ -33,11 +33,7 @@ type ignoreRules struct {
 func loadIgnore(root string, r *repo.Repo, memRel string) *ignoreRules {
 	ig := &ignoreRules{}
 	if p, ok := r.Config.Get("core", "", "excludesfile"); ok {
-		if strings.HasPrefix(p, "~/") {
-			home, _ := os.UserHomeDir()
-			p = filepath.Join(home, p[2:])
-		}
-		ig.addFile(p, nil)
+		ig.addFile(repo.ExpandHome(p), nil)
 	} else {
 		xdg := os.Getenv("XDG_CONFIG_HOME")
 		if xdg == "" {

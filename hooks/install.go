@@ -41,13 +41,24 @@ func Command(program, event string) string {
 // program path was then: its program's base name is memkeep and it ends
 // in "hook <Event>".
 func isOurs(command, event string) bool {
-	c := strings.TrimSpace(command)
-	rest, ok := strings.CutSuffix(c, " hook "+event)
-	if !ok {
-		return false
+	return strings.HasSuffix(strings.TrimSpace(command), " hook "+event) &&
+		filepath.Base(programOf(command, event)) == "memkeep"
+}
+
+// Executable is this memkeep binary's absolute path, symbolic links
+// resolved, and whether `memkeep` on PATH is this same binary (then hooks
+// and shells can name it so).
+func Executable() (exe string, onPath bool, err error) {
+	if exe, err = os.Executable(); err != nil {
+		return "", false, err
 	}
-	rest = strings.Trim(strings.TrimSpace(rest), `'"`)
-	return filepath.Base(rest) == "memkeep"
+	exe, _ = filepath.EvalSymlinks(exe)
+	if p, err := exec.LookPath("memkeep"); err == nil {
+		if rp, _ := filepath.EvalSymlinks(p); rp == exe {
+			return exe, true, nil
+		}
+	}
+	return exe, false, nil
 }
 
 // programOf is the program of a hook command memkeep wrote for event.
@@ -186,19 +197,22 @@ func Install(path, program string) (InstallResult, error) {
 				if !gone(programOf(h.Command, event)) || !runs(program) {
 					return groups, false, nil
 				}
-				// Rewrite the group with the command repaired, keeping the
-				// rest of it as it was.
-				mg.Hooks[hi].Command = Command(program, event)
-				ms, err := decodeObject(g)
+				// Repair the command, keeping the rest of the group and
+				// of the entry as they were.
+				ng, err := editEntries(g, func(entries []json.RawMessage) ([]json.RawMessage, error) {
+					em, err := decodeObject(entries[hi])
+					if err != nil {
+						return nil, err
+					}
+					cb, _ := json.Marshal(Command(program, event))
+					e, err := encodeObject(set(em, "command", cb))
+					entries[hi] = bytes.TrimSpace(e)
+					return entries, err
+				})
 				if err != nil {
 					return nil, false, err
 				}
-				hb, _ := json.Marshal(mg.Hooks)
-				nb, err := encodeObject(set(ms, "hooks", hb))
-				if err != nil {
-					return nil, false, err
-				}
-				groups[gi] = bytes.TrimSpace(nb)
+				groups[gi] = ng
 				return groups, true, nil
 			}
 		}
@@ -213,6 +227,30 @@ func Install(path, program string) (InstallResult, error) {
 		}
 		return append(groups, b), true, nil
 	})
+}
+
+// editEntries rewrites the "hooks" list of a matcher group with edit,
+// keeping the group's other members, and the entries edit keeps, as they
+// were.
+func editEntries(g json.RawMessage, edit func([]json.RawMessage) ([]json.RawMessage, error)) (json.RawMessage, error) {
+	ms, err := decodeObject(g)
+	if err != nil {
+		return nil, err
+	}
+	hv, _ := get(ms, "hooks")
+	var entries []json.RawMessage
+	if err := json.Unmarshal(hv, &entries); err != nil {
+		return nil, err
+	}
+	if entries, err = edit(entries); err != nil {
+		return nil, err
+	}
+	hb, err := json.Marshal(entries)
+	if err != nil {
+		return nil, err
+	}
+	nb, err := encodeObject(set(ms, "hooks", hb))
+	return bytes.TrimSpace(nb), err
 }
 
 // Uninstall removes exactly the hooks Install added, and the containers
@@ -245,17 +283,20 @@ func Uninstall(path string) (InstallResult, error) {
 				continue
 			}
 			// Another tool shares the group: rewrite it without memkeep,
-			// keeping that tool's members as they were.
-			ms, err := decodeObject(g)
+			// keeping that tool's entries as they were.
+			ng, err := editEntries(g, func(entries []json.RawMessage) ([]json.RawMessage, error) {
+				var kept []json.RawMessage
+				for i, e := range entries {
+					if i >= len(mg.Hooks) || !isOurs(mg.Hooks[i].Command, event) {
+						kept = append(kept, e)
+					}
+				}
+				return kept, nil
+			})
 			if err != nil {
 				return nil, false, err
 			}
-			hb, _ := json.Marshal(keep)
-			nb, err := encodeObject(set(ms, "hooks", hb))
-			if err != nil {
-				return nil, false, err
-			}
-			out = append(out, bytes.TrimSpace(nb))
+			out = append(out, ng)
 		}
 		return out, changed, nil
 	})

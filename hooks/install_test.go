@@ -214,6 +214,7 @@ func TestInstallLeavesCommandsItCannotJudge(t *testing.T) {
 		"Stop":         `"$CLAUDE_PROJECT_DIR"/tools/memkeep hook Stop`,
 		"SessionStart": `~/bin/memkeep hook SessionStart`,
 		"PreCompact":   `memkeep hook PreCompact`,
+		"SessionEnd":   `/opt/$TOOLS/memkeep hook SessionEnd`,
 	}
 	for ev, c := range commands {
 		b, _ := json.Marshal(c)
@@ -234,5 +235,33 @@ func TestInstallLeavesCommandsItCannotJudge(t *testing.T) {
 		if !strings.Contains(string(b), string(cb)) {
 			t.Errorf("%s was rewritten:\n%s", c, b)
 		}
+	}
+}
+
+// TestRepairKeepsTheEntry: a repaired hook keeps its other members, and
+// another tool's entry in the same group keeps all of its own.
+func TestRepairKeepsTheEntry(t *testing.T) {
+	tmp := t.TempDir()
+	p := filepath.Join(tmp, "settings.json")
+	os.WriteFile(p, []byte(`{"hooks": {"Stop": [{"hooks": [
+		{"type": "command", "command": "/nowhere/memkeep hook Stop", "timeout": 30, "statusMessage": "memory"},
+		{"type": "command", "command": "notify-send done", "async": true}
+	]}]}}`), 0o644)
+	now := fakeProgram(t, filepath.Join(tmp, "bin"))
+	res, err := Install(p, now)
+	if err != nil || len(res.Repaired) != 1 {
+		t.Fatalf("%+v %v, want Stop repaired", res, err)
+	}
+	b, _ := os.ReadFile(p)
+	for _, want := range []string{`"statusMessage": "memory"`, `"async": true`, `"timeout": 30`, Command(now, "Stop")} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("lost %s:\n%s", want, b)
+		}
+	}
+	if _, err := Uninstall(p); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); !strings.Contains(string(b), `"async": true`) || strings.Contains(string(b), "hook Stop") {
+		t.Errorf("uninstall:\n%s", b)
 	}
 }

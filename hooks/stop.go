@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -285,6 +283,10 @@ func fingerprint(p Pending) string {
 // statusLines renders one ✓/✗ line per layer with its commands indented.
 func statusLines(p Pending, withCommands bool) string {
 	var b strings.Builder
+	prog := "memkeep"
+	if withCommands {
+		prog = selfProgram()
+	}
 	for _, l := range p.Layers {
 		mark := "✓"
 		if !l.OK {
@@ -292,7 +294,6 @@ func statusLines(p Pending, withCommands bool) string {
 		}
 		fmt.Fprintf(&b, "%s %s: %s\n", mark, l.Layer, l.Detail)
 		if withCommands && !l.OK {
-			prog := selfProgram()
 			for _, c := range l.Commands {
 				if rest, ok := strings.CutPrefix(c, "memkeep "); ok {
 					c = prog + " " + rest
@@ -309,15 +310,9 @@ func statusLines(p Pending, withCommands bool) string {
 // installs the hooks with that path when memkeep is not on PATH, and a
 // command the agent cannot run wastes the request).
 func selfProgram() string {
-	exe, err := os.Executable()
-	if err != nil {
+	exe, onPath, err := Executable()
+	if err != nil || onPath {
 		return "memkeep"
-	}
-	exe, _ = filepath.EvalSymlinks(exe)
-	if p, err := exec.LookPath("memkeep"); err == nil {
-		if rp, _ := filepath.EvalSymlinks(p); rp == exe {
-			return "memkeep"
-		}
 	}
 	return shellquote.Quote(exe)
 }

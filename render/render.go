@@ -31,7 +31,6 @@ type Memory struct {
 // Limits of memory.md.
 const (
 	topConcepts       = 12
-	recentSessions    = 5
 	perSessionRecords = 5
 )
 
@@ -83,7 +82,7 @@ func document(m Memory) *doc {
 		d.item(append(sp, text(" "), code(c.ID))...)
 	}
 
-	ss := recent(m.Sessions, recentSessions)
+	ss := recent(m.Sessions, DigestSessions)
 	section(d, "Recent sessions", len(ss) == 0, text("No session consolidated yet."))
 	for _, s := range ss {
 		d.heading(3, text(s.Base()))
@@ -226,9 +225,13 @@ func HTML(dir string, m Memory) (string, error) {
 	return p, atomicfile.WriteFile(p, page.Bytes(), 0o644)
 }
 
-// ContextSessions is the number of recent sessions (those with exchanges)
-// the SessionStart context shows; it reads nothing else of L2.
-const ContextSessions = 3
+// ContextSessions and DigestSessions are the numbers of recent sessions
+// (those with exchanges) the SessionStart context and memory.md show; they
+// show nothing else of L2.
+const (
+	ContextSessions = 3
+	DigestSessions  = 5
+)
 
 // ContextOptions say what the session is about to work on.
 type ContextOptions struct {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -63,20 +62,15 @@ func settingsPath(l memdir.Layout, local bool) string {
 // committed, so they name `memkeep` from PATH when that is this binary;
 // otherwise, and for local settings, the absolute path of this binary.
 func hookProgram(local bool) (string, error) {
-	exe, err := os.Executable()
+	exe, onPath, err := hooks.Executable()
 	if err != nil {
 		return "", err
 	}
-	exe, _ = filepath.EvalSymlinks(exe)
 	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
 		return "", errors.New("this memkeep was started by `go run` from a temporary folder the hooks cannot use; install it (go install ./cmd/memkeep) and run `memkeep init` again, or pass --program")
 	}
-	if !local {
-		if p, err := exec.LookPath("memkeep"); err == nil {
-			if rp, _ := filepath.EvalSymlinks(p); rp == exe {
-				return "memkeep", nil
-			}
-		}
+	if !local && onPath {
+		return "memkeep", nil
 	}
 	return exe, nil
 }

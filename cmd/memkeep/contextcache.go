@@ -7,21 +7,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
-	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/render"
 )
 
-// SessionStart must answer in milliseconds even when memory holds
-// thousands of exchanges, but ranking them means reading every L2 file.
-// The ranked text only changes when a memory file does, so it is cached
-// under the git dir, keyed by the metadata (fastfile.Stamp) of every file
-// it is computed from (plus budget and branch). Consolidation warms the
+// SessionStart's context reads facts.json, concepts.json and the newest
+// sessions' L2 files (consolidate.Context). The text only changes when a
+// memory file does, so it is cached under the git dir, keyed by the
+// metadata of every memory file (consolidate.MemoryFiles; plus budget and
+// branch). Consolidation warms the
 // cache in the background; a SessionStart after a change computes it once.
 
 type contextCache struct {
@@ -36,30 +33,14 @@ func contextCachePath(l memdir.Layout) string {
 // memoryFingerprint identifies the state of the files the context is
 // computed from, without reading them.
 func memoryFingerprint(l memdir.Layout, budget int, branch string) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "v2\x00%d\x00%s\x00", budget, branch)
-	stamp := func(p string) {
-		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(h, "%s\x00%s\x00", filepath.Base(p), fastfile.Stamp(fi))
-		} else {
-			fmt.Fprintf(h, "%s\x00-\x00", filepath.Base(p))
-		}
-	}
-	stamp(l.FactsFile())
-	stamp(l.ConceptsFile())
-	ents, err := os.ReadDir(l.SessionsDir())
-	if err != nil && !os.IsNotExist(err) {
+	files, err := consolidate.MemoryFiles(l)
+	if err != nil {
 		return "", err
 	}
-	names := make([]string, 0, len(ents))
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".l2.json") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		stamp(filepath.Join(l.SessionsDir(), n))
+	h := sha256.New()
+	fmt.Fprintf(h, "v3\x00%d\x00%s\x00", budget, branch)
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%s\x00", f.Name, f.Stamp)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12]), nil
 }

@@ -8,8 +8,11 @@ import (
 	"syscall"
 )
 
-// mapMin is the size from which Map maps a file instead of reading it:
-// below it, a read costs no more than setting up a mapping.
+// mapMin is the size from which Map maps a file instead of reading it.
+// In process (BenchmarkMapOrRead), mapping a file and going over it once
+// overtook reading it between 16 KiB (14 against 12 µs) and 32 KiB (14
+// against 22 µs, measured with mapMin lowered); from 64 KiB it takes half
+// the time or less.
 const mapMin = 64 << 10
 
 // mapFile maps f read-only when it is a large regular file.

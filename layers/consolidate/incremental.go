@@ -126,16 +126,16 @@ func loadExtractState(l memdir.Layout, base string) *extractState {
 // checksum instead of mapping and summing the file a second time.
 var lastL1 struct {
 	sync.Mutex
-	path string
-	fi   os.FileInfo
-	crc  uint32
+	path  string
+	stamp string // fastfile.Stamp of the file summed
+	crc   uint32
 }
 
 // rememberL1 records the checksum of all of the L1 file p as read with fi.
 func rememberL1(p string, fi os.FileInfo, crc uint32) {
 	lastL1.Lock()
 	defer lastL1.Unlock()
-	lastL1.path, lastL1.fi, lastL1.crc = p, fi, crc
+	lastL1.path, lastL1.stamp, lastL1.crc = p, fastfile.Stamp(fi), crc
 }
 
 // l1Checksum returns the size and checksum of the L1 file p.
@@ -145,7 +145,7 @@ func l1Checksum(p string) (int64, uint32, error) {
 		return 0, 0, err
 	}
 	lastL1.Lock()
-	known := lastL1.path == p && sameFile(lastL1.fi, fi)
+	known := lastL1.path == p && lastL1.stamp == fastfile.Stamp(fi)
 	crc := lastL1.crc
 	lastL1.Unlock()
 	if known {
@@ -161,10 +161,6 @@ func l1Checksum(p string) (int64, uint32, error) {
 		rememberL1(p, fi, crc)
 	}
 	return int64(len(data)), crc, nil
-}
-
-func sameFile(a, b os.FileInfo) bool {
-	return a != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // extraction is what the L1 file gives the subconscious path.
@@ -401,17 +397,6 @@ func l1Coverage(l memdir.Layout, base string) (lines, ranges int, ok bool) {
 		return 0, 0, false
 	}
 	return st.Lines, st.Ranges, true
-}
-
-// sessionDefaults fills what an L2 file of base says when it has no file
-// yet, as Load does.
-func sessionDefaults(f *l2.File, base string) {
-	if f.L1 == "" {
-		f.L1 = l2.L1Name(base)
-	}
-	if f.SessionID == "" {
-		f.SessionID = sid8(base)
-	}
 }
 
 // withFullID gives a session its full id when the hook gives it.

@@ -88,8 +88,8 @@ type readSession struct {
 
 // parallelLoad is the number of L2 files from which Load decodes on
 // every core: below it, starting threads costs more than it saves (Stop
-// loads a session or two), above it decoding dominates (a SessionStart
-// whose context cache is cold reads every session).
+// loads a session or two), above it decoding dominates (consolidation,
+// or the recall index built again, reads every session).
 const parallelLoad = 8
 
 // loadSessions reads and decodes the sessions' L2 files, in parallel when

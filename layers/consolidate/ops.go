@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -92,10 +91,30 @@ func Remember(l memdir.Layout, sessionID, kind, text, why string, files []string
 	return addConscious(l, sessionID, in, now)
 }
 
+// scrubInput scrubs what a person or an agent writes into memory as
+// transcripts are scrubbed: no secret, no machine path. (The layers below
+// store what they are given: this is the one place such text comes in.)
+func scrubInput(l memdir.Layout, in l2.Input) l2.Input {
+	text := func(s string) string { return scrub.Text(s, l.Root) }
+	all := func(list []string, f func(string) string) []string {
+		if list == nil {
+			return nil
+		}
+		out := make([]string, len(list))
+		for i, s := range list {
+			out[i] = f(s)
+		}
+		return out
+	}
+	in.Summary, in.Details, in.Lines = text(in.Summary), text(in.Details), text(in.Lines)
+	in.File = scrub.Path(in.File, l.Root)
+	in.Files = all(in.Files, func(p string) string { return scrub.Path(p, l.Root) })
+	in.Keywords, in.Tags = all(in.Keywords, text), all(in.Tags, text)
+	return in
+}
+
 func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time) (l2.AddResult, error) {
-	// What people and agents write is scrubbed as transcripts are: no
-	// secret, no machine path.
-	in.Summary, in.Details = scrub.Text(in.Summary, l.Root), scrub.Text(in.Details, l.Root)
+	in = scrubInput(l, in)
 	base, err := ResolveSession(l, sessionID)
 	if err != nil {
 		return l2.AddResult{}, err
@@ -282,35 +301,19 @@ func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) (boo
 // Context is the SessionStart context under opts.Budget characters.
 //
 // Of L2 it shows only the most recent sessions with exchanges, so only
-// those are read, from the newest back: SessionStart right after a pull
-// then reads a few files, not every session of the project.
+// those are read (view.recent): SessionStart right after a pull reads a
+// few files, not every session of the project.
 func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
-	facts, err := l4.Load(l.FactsFile())
+	v, err := openView(l)
 	if err != nil {
 		return "", err
 	}
-	concepts, err := l3.Load(l.ConceptsFile())
+	recent, err := v.recent(render.ContextSessions)
 	if err != nil {
 		return "", err
 	}
-	ss, err := l2.Sessions(l)
-	if err != nil {
-		return "", err
-	}
-	var newest []*l2.File // newest first
-	for i, found := len(ss)-1, 0; i >= 0 && found < render.ContextSessions; i-- {
-		rs := loadSessions(l, ss[i:i+1])[0]
-		if rs.err != nil {
-			return "", rs.err
-		}
-		f := CompleteSession(rs.file, ss[i].Base)
-		if len(f.Exchanges) > 0 {
-			found++
-		}
-		newest = append(newest, f)
-	}
-	slices.Reverse(newest)
-	return render.Context(render.Memory{Facts: facts, Concepts: concepts, Sessions: newest}, opts), nil
+	v.saveIndex()
+	return render.Context(render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent}, opts), nil
 }
 
 // FormatHits renders hits for injection into a prompt, "" when there are

@@ -198,7 +198,7 @@ func Micro(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
 			return sum, err
 		}
 	}
-	sessionDefaults(s, base)
+	CompleteSession(s, base)
 	withFullID(s, sessionID)
 	x, err := extractSession(l, base, s)
 	if err != nil {

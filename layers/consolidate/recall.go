@@ -27,43 +27,45 @@ const rebuildAfter = 8
 
 func recallIndexPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "recall.idx") }
 
-// memoryFile is one file the recall searches, as it is on disk now.
-type memoryFile struct {
-	name  string // the index's name for it: its path under .claude/memory
+// MemoryFile is one file the recall index and the SessionStart context
+// are computed from, as it is on disk now.
+type MemoryFile struct {
+	Name  string // its path under .claude/memory
+	Stamp string // fastfile.Stamp; "" when the file is absent
 	path  string
 	base  string // for a session's L2 file, its stem
-	stamp string // fastfile.Stamp; "" when the file is absent
 }
 
-// recallFiles lists facts.json, concepts.json and every session's L2 file,
-// stamped. The stamp is taken before the file is read, so a file that
-// changes while it is read is read again next time.
-func recallFiles(l memdir.Layout) ([]memoryFile, error) {
+// MemoryFiles lists facts.json, concepts.json and every session's L2
+// file, stamped: what caches of memory are keyed by. The stamp is taken
+// before a file is read, so a file that changes while it is read is read
+// again next time.
+func MemoryFiles(l memdir.Layout) ([]MemoryFile, error) {
 	ss, err := l2.Sessions(l)
 	if err != nil {
 		return nil, err
 	}
-	files := make([]memoryFile, 0, 2+len(ss))
-	files = append(files, memoryFile{name: "facts.json", path: l.FactsFile()}, memoryFile{name: "concepts.json", path: l.ConceptsFile()})
+	files := make([]MemoryFile, 0, 2+len(ss))
+	files = append(files, MemoryFile{Name: "facts.json", path: l.FactsFile()}, MemoryFile{Name: "concepts.json", path: l.ConceptsFile()})
 	for _, s := range ss {
-		files = append(files, memoryFile{name: "sessions/" + s.Base + ".l2.json", path: l.L2File(s.Base), base: s.Base})
+		files = append(files, MemoryFile{Name: "sessions/" + s.Base + ".l2.json", path: l.L2File(s.Base), base: s.Base})
 	}
 	for i := range files {
 		if fi, err := os.Stat(files[i].path); err == nil {
-			files[i].stamp = fastfile.Stamp(fi)
+			files[i].Stamp = fastfile.Stamp(fi)
 		}
 	}
 	return files, nil
 }
 
 // readSources reads files into index sources; absent files have none.
-func readSources(l memdir.Layout, files []memoryFile) ([]l4.IndexSource, error) {
+func readSources(l memdir.Layout, files []MemoryFile) ([]l4.IndexSource, error) {
 	var out []l4.IndexSource
-	var sessions []memoryFile
+	var sessions []MemoryFile
 	var ss []l2.Session
 	for _, f := range files {
 		switch {
-		case f.stamp == "":
+		case f.Stamp == "":
 		case f.base != "":
 			sessions = append(sessions, f)
 			ss = append(ss, l2.Session{Base: f.base})
@@ -72,20 +74,20 @@ func readSources(l memdir.Layout, files []memoryFile) ([]l4.IndexSource, error) 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, l4.FactsSource(f.name, f.stamp, facts))
+			out = append(out, l4.FactsSource(f.Name, f.Stamp, facts))
 		case f.path == l.ConceptsFile():
 			concepts, err := l3.Load(f.path)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, l4.ConceptsSource(f.name, f.stamp, concepts))
+			out = append(out, l4.ConceptsSource(f.Name, f.Stamp, concepts))
 		}
 	}
 	for i, rs := range loadSessions(l, ss) {
 		if rs.err != nil {
 			return nil, rs.err
 		}
-		out = append(out, l4.SessionSource(sessions[i].name, sessions[i].stamp, CompleteSession(rs.file, sessions[i].base)))
+		out = append(out, l4.SessionSource(sessions[i].Name, sessions[i].Stamp, CompleteSession(rs.file, sessions[i].base)))
 	}
 	return out, nil
 }
@@ -93,7 +95,7 @@ func readSources(l memdir.Layout, files []memoryFile) ([]l4.IndexSource, error) 
 // Recall searches L4 → L3 → L2 for the memories relevant to a query. It
 // gives what l4.Search over the loaded memory gives.
 func Recall(l memdir.Layout, query string, opts l4.SearchOptions) ([]l4.Hit, error) {
-	files, err := recallFiles(l)
+	files, err := MemoryFiles(l)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +109,7 @@ func Recall(l memdir.Layout, query string, opts l4.SearchOptions) ([]l4.Hit, err
 				if err != nil {
 					return nil, err
 				}
-				return ix.Search(query, opts, func(i int) bool { return stale[i] }, fresh), nil
+				return ix.Search(query, opts, stale, fresh), nil
 			}
 		}
 	}
@@ -120,10 +122,10 @@ func Recall(l memdir.Layout, query string, opts l4.SearchOptions) ([]l4.Hit, err
 
 // compareSources marks the index's sources whose file changed or is gone,
 // and lists the files that changed or that the index does not know.
-func compareSources(ix *l4.Index, files []memoryFile) (stale []bool, changed []memoryFile) {
+func compareSources(ix *l4.Index, files []MemoryFile) (stale []bool, changed []MemoryFile) {
 	now := make(map[string]string, len(files))
 	for _, f := range files {
-		now[f.name] = f.stamp
+		now[f.Name] = f.Stamp
 	}
 	stale = make([]bool, ix.NumSources())
 	indexed := make(map[string]string, ix.NumSources())
@@ -133,7 +135,7 @@ func compareSources(ix *l4.Index, files []memoryFile) (stale []bool, changed []m
 		stale[i] = now[name] != stamp
 	}
 	for _, f := range files {
-		if stamp, ok := indexed[f.name]; f.stamp != "" && (!ok || stamp != f.stamp) {
+		if stamp, ok := indexed[f.Name]; f.Stamp != "" && (!ok || stamp != f.Stamp) {
 			changed = append(changed, f)
 		}
 	}
@@ -142,7 +144,7 @@ func compareSources(ix *l4.Index, files []memoryFile) (stale []bool, changed []m
 
 // buildRecallIndex reads every memory file, saves the index and returns it.
 // A failure to save only costs the next prompt the same work.
-func buildRecallIndex(l memdir.Layout, files []memoryFile) (*l4.Index, error) {
+func buildRecallIndex(l memdir.Layout, files []MemoryFile) (*l4.Index, error) {
 	sources, err := readSources(l, files)
 	if err != nil {
 		return nil, err
@@ -159,7 +161,7 @@ func buildRecallIndex(l memdir.Layout, files []memoryFile) (*l4.Index, error) {
 // that the next prompts search it at once. Consolidation calls it after a
 // session's memory settled.
 func WarmRecall(l memdir.Layout) error {
-	files, err := recallFiles(l)
+	files, err := MemoryFiles(l)
 	if err != nil {
 		return err
 	}

@@ -185,6 +185,14 @@ func TestContextReadsOnlyRecentSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The oldest session's L2 file is damaged: reading it would fail, and
+	// the context must not need it.
+	if len(m.Sessions) < 5 {
+		t.Fatalf("only %d sessions", len(m.Sessions))
+	}
+	if err := os.WriteFile(l.L2File(m.Sessions[0].Base()), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, opts := range []render.ContextOptions{{Budget: 6000}, {Budget: 2000, Branch: "feature/tmux-sessions"}, {Budget: 9000, Files: []string{"lib/spotter/services/tmux.ex"}}} {
 		got, err := Context(l, opts)
 		if err != nil {

@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -44,10 +46,9 @@ func fingerprintSum(h hash.Hash, concepts []byte) string {
 }
 
 // sessionEntry is what Pending needs of one L2 file, valid while the
-// file's size and modification time are those recorded.
+// file's metadata (fastfile.Stamp) is that recorded.
 type sessionEntry struct {
-	Size      int64  `json:"size"`
-	Mtime     int64  `json:"mtime"`
+	Stamp     string `json:"stamp"`
 	Base      string `json:"base"`      // the file's Base(), as the fingerprint writes it
 	Digest    string `json:"digest"`    // sessionDigest of its encoding
 	Exchanges bool   `json:"exchanges"` // it holds exchanges (memory.md lists it)
@@ -80,9 +81,8 @@ type view struct {
 
 type loadedSession struct {
 	f       *l2.File
-	size    int64
-	mtime   int64
-	present bool // the L2 file exists
+	stamp   string // fastfile.Stamp of the file as read; "" when not kept
+	present bool   // the L2 file exists
 }
 
 func openView(l memdir.Layout) (*view, error) {
@@ -139,13 +139,13 @@ func (v *view) session(base string) (*l2.File, error) {
 		}
 		// A file replaced between the stat and the read is not cached.
 		if int64(len(b)) == fi.Size() {
-			ls.present, ls.size, ls.mtime = true, fi.Size(), fi.ModTime().UnixNano()
+			ls.present, ls.stamp = true, fastfile.Stamp(fi)
 		}
 		if ls.f, err = l2.Decode(p, b); err != nil {
 			return nil, err
 		}
 	}
-	sessionDefaults(ls.f, base)
+	CompleteSession(ls.f, base)
 	v.loaded[base] = ls
 	return ls.f, nil
 }
@@ -157,7 +157,7 @@ func (v *view) entry(base string) (sessionEntry, error) {
 	if v.loaded[base] == nil {
 		fi, err := os.Stat(v.l.L2File(base))
 		if err == nil {
-			if e, ok := v.idx.Files[name]; ok && e.Size == fi.Size() && e.Mtime == fi.ModTime().UnixNano() {
+			if e, ok := v.idx.Files[name]; ok && e.Stamp == fastfile.Stamp(fi) {
 				return e, nil
 			}
 		} else if !errors.Is(err, os.ErrNotExist) {
@@ -169,7 +169,7 @@ func (v *view) entry(base string) (sessionEntry, error) {
 		return sessionEntry{}, err
 	}
 	ls := v.loaded[base]
-	e := sessionEntry{Size: ls.size, Mtime: ls.mtime, Base: f.Base(), Digest: sessionDigest(f.Encode()), Exchanges: len(f.Exchanges) > 0}
+	e := sessionEntry{Stamp: ls.stamp, Base: f.Base(), Digest: sessionDigest(f.Encode()), Exchanges: len(f.Exchanges) > 0}
 	if ls.present && buildID() != "" && base != v.own {
 		if old, ok := v.idx.Files[name]; !ok || old != e {
 			v.idx.Files[name] = e
@@ -205,29 +205,40 @@ func (v *view) l4Status() (LayerStatus, error) {
 // digestStatus renders memory.md from what it shows of the sessions —
 // the latest ones with exchanges — and compares.
 func (v *view) digestStatus() (LayerStatus, error) {
+	recent, err := v.recent(render.DigestSessions)
+	if err != nil {
+		return LayerStatus{}, err
+	}
+	for _, f := range recent {
+		f.Encode() // the normal form, as after Memory.fingerprint
+	}
+	return digestStatus(render.Current(v.l.DigestFile(), render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent})), nil
+}
+
+// recent is the newest n sessions that hold exchanges, in start order: all
+// of L2 that memory.md and the SessionStart context show. Sessions without
+// exchanges are passed over by their index entry, without being read.
+func (v *view) recent(n int) ([]*l2.File, error) {
 	var recent []*l2.File
-	for i := len(v.bases) - 1; i >= 0 && len(recent) < recentSessions; i-- {
+	for i := len(v.bases) - 1; i >= 0 && len(recent) < n; i-- {
 		e, err := v.entry(v.bases[i])
 		if err != nil {
-			return LayerStatus{}, err
+			return nil, err
 		}
 		if !e.Exchanges {
 			continue
 		}
 		f, err := v.session(v.bases[i])
 		if err != nil {
-			return LayerStatus{}, err
+			return nil, err
 		}
-		f.Encode() // the normal form, as after Memory.fingerprint
 		if len(f.Exchanges) > 0 {
-			recent = append([]*l2.File{f}, recent...)
+			recent = append(recent, f)
 		}
 	}
-	return digestStatus(render.Current(v.l.DigestFile(), render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent})), nil
+	slices.Reverse(recent)
+	return recent, nil
 }
-
-// recentSessions is how many sessions memory.md lists (render's limit).
-const recentSessions = 5
 
 // saveIndex keeps the digests learnt for the next Pending.
 func (v *view) saveIndex() {

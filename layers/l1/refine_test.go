@@ -12,13 +12,10 @@ import (
 	"testing"
 
 	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/layers/scrub"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden L1 files in testdata/")
-
-// sharedTranscripts are the real Claude Code transcripts beside the
-// project (read-only, never copied in).
-const sharedTranscripts = fixtures.SharedDir
 
 func refineBytes(t testing.TB, data []byte, root string) ([]Record, State) {
 	t.Helper()
@@ -358,7 +355,7 @@ func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
 	r := NewRefiner(Options{Root: "/work/p"})
 	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat(strings.Repeat("A", 64)+"\n", 140) + "-----END RSA PRIVATE KEY-----\n"
 	tok := "ghp_Zq8RtY2mW4nB6vC1xK9pL3sD7fG5hJ0aQwEr"
-	limit := 4*maxCmd + secretSpan
+	limit := 4*maxCmd + scrub.SecretSpan
 	pre := "cat > id_rsa <<'EOF'\n" + key + "EOF\necho "
 	// Tokens straddling the edge of what is cleaned, at every offset
 	// around it.
@@ -376,14 +373,14 @@ func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
 	old := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----"
 	nw := "-----BEGIN OPENSSH PRIVATE KEY-----\nQyNTUxOQAAACDx9Kq3hQ7mZ2pR8vW1nT6yL4cJ0sF5gH9aE3bD2kM7uAAAAJgTq8pXE6vK\n-----END OPENSSH PRIVATE KEY-----"
 	for _, d := range []string{
-		diffSummary(old, nw, r.cleanCut),
-		diffSummary(old+strings.Repeat("\nx", maxDiffClean), nw+strings.Repeat("\nx", maxDiffClean), r.cleanCut),
+		r.diffSummary(old, nw),
+		r.diffSummary(old+strings.Repeat("\nx", maxDiffClean), nw+strings.Repeat("\nx", maxDiffClean)),
 	} {
 		if strings.Contains(d, "QyNTUxOQ") || strings.Contains(d, "b3BlbnNza") {
 			t.Errorf("an edit's summary shows a private key's body: %.80q", d)
 		}
 	}
-	if d := diffSummary("if x {", "if x != nil {", r.cleanCut); d != "+1 -1 if x != nil {" {
+	if d := r.diffSummary("if x {", "if x != nil {"); d != "+1 -1 if x != nil {" {
 		t.Errorf("an ordinary edit: %q", d)
 	}
 }

@@ -324,7 +324,7 @@ func flushEndedText(st *State, opts Options, last string) []Record {
 	}
 	r := ResumeRefiner(*st, opts)
 	end := tailWords(r.clean(last), 12)
-	if end == "" || !strings.HasSuffix(tailWords(st.Text.Text, -1), end) {
+	if end == "" || !strings.HasSuffix(tailWords(st.Text.Text, 12), end) {
 		return nil
 	}
 	recs := r.flushText(nil)
@@ -332,11 +332,10 @@ func flushEndedText(st *State, opts Options, last string) []Record {
 	return recs
 }
 
-// tailWords is the last n words of s (all of them for n < 0),
-// single-spaced.
+// tailWords is the last n words of s, single-spaced.
 func tailWords(s string, n int) string {
 	w := strings.Fields(s)
-	if n >= 0 && len(w) > n {
+	if len(w) > n {
 		w = w[len(w)-n:]
 	}
 	return strings.Join(w, " ")

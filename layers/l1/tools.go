@@ -70,7 +70,7 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 		}
 	case "Edit":
 		rec.File = r.path(file)
-		rec.Diff = diffSummary(in.OldString, in.NewString, r.cleanCut)
+		rec.Diff = r.diffSummary(in.OldString, in.NewString)
 	case "MultiEdit":
 		rec.File = r.path(file)
 		var olds, news []string
@@ -78,10 +78,10 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 			olds = append(olds, e.OldString)
 			news = append(news, e.NewString)
 		}
-		rec.Diff = diffSummary(strings.Join(olds, "\n"), strings.Join(news, "\n"), r.cleanCut)
+		rec.Diff = r.diffSummary(strings.Join(olds, "\n"), strings.Join(news, "\n"))
 	case "Write":
 		rec.File = r.path(file)
-		rec.Diff = diffSummary("", in.Content, r.cleanCut)
+		rec.Diff = r.diffSummary("", in.Content)
 	case "NotebookEdit":
 		rec.File = r.path(file)
 	case "Grep", "Glob":
@@ -348,17 +348,15 @@ func stringHead(v []byte, n int) []byte {
 
 // diffSummary says how many lines an edit added and removed, and shows the
 // first changed line of the new text.
-func diffSummary(old, new string, cleanCut func(string, int) string) string {
+func (r *Refiner) diffSummary(old, new string) string {
 	// The changed line shown may be the body of a private key whose
 	// BEGIN line did not change: key bodies match no rule on their own, so
 	// the texts are cleaned whole first (a key block becomes one mark).
 	// Beyond maxDiffClean a text is not cleaned whole, and a key in it
 	// hides the line.
-	var hideKey bool
-	if len(old) <= maxDiffClean && len(new) <= maxDiffClean {
-		old, new = cleanCut(old, len(old)), cleanCut(new, len(new))
-	} else {
-		hideKey = strings.Contains(old, "PRIVATE KEY") || strings.Contains(new, "PRIVATE KEY")
+	cleaned := len(old) <= maxDiffClean && len(new) <= maxDiffClean
+	if cleaned {
+		old, new = r.clean(old), r.clean(new)
 	}
 	ol, nl := splitLines(old), splitLines(new)
 	// Trim the common prefix and suffix so "+A -R" counts changed lines.
@@ -388,10 +386,13 @@ func diffSummary(old, new string, cleanCut func(string, int) string) string {
 		}
 	}
 	switch {
-	case first != "" && hideKey:
+	case first == "":
+	case cleaned:
+		sum += " " + truncate(first, maxDiffLn)
+	case strings.Contains(old, "PRIVATE KEY") || strings.Contains(new, "PRIVATE KEY"):
 		sum += " [REDACTED:private-key]"
-	case first != "":
-		sum += " " + cleanCut(first, maxDiffLn)
+	default:
+		sum += " " + r.cleanCut(first, maxDiffLn)
 	}
 	return sum
 }
@@ -422,28 +423,18 @@ func compactJSON(v jsontext.Value) string {
 	return buf.String()
 }
 
-// truncate cuts s to at most n runes, marking the cut with "…".
-// cleanCut is clean and then truncate. Cut first, a secret that straddles
+// cleanCut is clean and then truncate: cut first, a secret that straddles
 // the cut would lose the tail its redaction rule recognises it by, and its
-// head would be kept. To bound the work on a huge text, what lies well past
-// the cut is dropped before cleaning (secretSpan bytes past the longest n
-// characters), and that drop ends at a separator: the word it would split,
-// a secret maybe, goes whole. (Cleaning can shrink what is kept, a private
-// key to one mark, and bring the drop's edge within the n characters.)
+// head would be kept. scrub.Bound keeps the cleaning of a huge text short.
 func (r *Refiner) cleanCut(s string, n int) string {
-	if limit := 4*n + secretSpan; len(s) > limit {
-		s = s[:strings.LastIndexAny(s[:limit+1], " \t\n\r\"'`=:,;()[]{}<>|&")+1]
-	}
-	return truncate(r.clean(s), n)
+	return truncate(r.clean(scrub.Bound(s, n)), n)
 }
-
-// secretSpan bounds the length of a one-line secret, for cleanCut.
-const secretSpan = 8 << 10
 
 // maxDiffClean is the largest old or new text of an edit diffSummary
 // cleans whole.
 const maxDiffClean = 256 << 10
 
+// truncate cuts s to at most n runes, marking the cut with "…".
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s

@@ -3,7 +3,6 @@ package l2
 import (
 	"errors"
 	"fmt"
-	"github.com/memkeep/memkeep/layers/redact"
 	"slices"
 	"strconv"
 	"strings"
@@ -253,17 +252,6 @@ const DefaultConsciousSignificance = 0.7
 // ErrTooManyFacts is returned when a session already has MaxFacts facts.
 var ErrTooManyFacts = errors.New("too many facts")
 
-func redactAll(list []string) []string {
-	if list == nil {
-		return nil
-	}
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = redact.String(s)
-	}
-	return out
-}
-
 // AddResult says what Add did.
 type AddResult struct {
 	ID     string
@@ -277,20 +265,18 @@ type AddResult struct {
 // record is converged with the subconscious exchanges. now is the time of
 // the record (injected so tests and replays are stable).
 func (f *File) Add(in Input, now time.Time) (AddResult, error) {
-	// What an agent or a person writes is redacted as transcripts are:
-	// "remember the deploy key is …" must not commit the key.
 	rec := Exchange{
-		Summary:      strings.TrimSpace(redact.String(in.Summary)),
-		Details:      strings.TrimSpace(redact.String(in.Details)),
-		Files:        redactAll(in.Files),
-		Keywords:     redactAll(in.Keywords),
+		Summary:      strings.TrimSpace(in.Summary),
+		Details:      strings.TrimSpace(in.Details),
+		Files:        in.Files,
+		Keywords:     in.Keywords,
 		L1Range:      in.L1Range,
 		Source:       Conscious,
 		Significance: DefaultConsciousSignificance,
 		Type:         in.Type,
-		Tags:         redactAll(in.Tags),
-		File:         redact.String(in.File),
-		Lines:        redact.String(in.Lines),
+		Tags:         in.Tags,
+		File:         in.File,
+		Lines:        in.Lines,
 		Created:      Timestamp(now),
 		Updated:      Timestamp(now),
 	}

@@ -393,13 +393,9 @@ func fixText[T any](steps []T, rec func(T) l1.Record) string {
 	return b.String()
 }
 
-// The phrases are matched like regular expressions (see phraseSet), the
-// ones each set replaces:
-//
-//	testWords      \b(test|pytest|jest|vitest|rspec|ctest)\b
-//	decisionWords  (?i)\b(i'll|i will|we'll|we will|let's|decided|decide to|chose|choosing|going with|opt(ed)? for|prefer|switch(ed)? to|instead of|rather than)\b
-//	reasonWords    (?i)\b(because|since|so that|to avoid|instead of|rather than|trade-?off)\b
-//	insightWords   (?i)\b(turns out|root cause|the problem (was|is)|the issue (was|is)|the reason|known (bug|issue)|this means|the cause)\b
+// The phrases are matched like the regular expressions each set replaces
+// (see phraseSet), which match_test.go keeps as the sets' test oracle:
+// testExpr, decisionExpr, reasonExpr and insightExpr.
 var (
 	testWords = phraseSet{phrases: []string{"test", "pytest", "jest", "vitest", "rspec", "ctest"}}
 	// A decision is a choice with its reason in one sentence: "I'll use

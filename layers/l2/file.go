@@ -135,11 +135,9 @@ func SortedSet(l []string) []string {
 	return slices.Compact(out)
 }
 
-// LoadJSON decodes the committed JSON file at path into v. A missing file
-// leaves v as it is (empty memory). A damaged one is an error naming the
-// file, with repair, the layer's advice on how to get it back.
-// DecodeJSON decodes memory-file bytes into v as LoadJSON does; empty
-// bytes, a file that does not exist, leave v as it is.
+// DecodeJSON decodes memory-file bytes into v with the options LoadJSON
+// uses; blank bytes (a file that does not exist) leave v as it is. Errors
+// are returned as they are, without a path.
 func DecodeJSON(b []byte, v any) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
@@ -147,6 +145,9 @@ func DecodeJSON(b []byte, v any) error {
 	return jsonv2.Unmarshal(b, v, readOpts)
 }
 
+// LoadJSON decodes the committed JSON file at path into v. A missing file
+// leaves v as it is (empty memory). A damaged one is an error naming the
+// file, with repair, the layer's advice on how to get it back.
 func LoadJSON(path string, v any, repair string) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

@@ -110,10 +110,9 @@ func (s scored) explain() string {
 
 // Rule statements: an imperative "always"/"never"/"don't", or a standing
 // instruction marked by "from now on", "remember", "going forward". The
-// markers are the regexp
-// (?i)\b(from now on|going forward|in the future|remember (to|that)|make sure (to|you) always|(you|we) (should|must) (always|never)|(you|we) (always|never))\b;
-// the imperatives are matched by ruleStarts, the words stripped from the
-// rule by stripRuleLead.
+// markers are matched as match_test.go's ruleMarkersExpr, the oracle of
+// ruleMarkerWords; the imperatives by ruleStarts (ruleStartExpr), the
+// words stripped from the rule by stripRuleLead (ruleStripExpr).
 var (
 	ruleMarkerWords = phraseSet{fold: true, phrases: []string{
 		"from now on", "going forward", "in the future", "remember to", "remember that",

@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/memkeep/memkeep/layers/redact"
 	"slices"
 	"strings"
 	"time"
@@ -191,7 +190,7 @@ func sid8(sessionOrBase string) string {
 // AddRule adds a rule a person states on purpose: promoted at once, with
 // high confidence. Adding the same text again changes nothing.
 func (f *Facts) AddRule(text string, now time.Time) (*Rule, bool, error) {
-	text = strings.TrimSpace(redact.String(text))
+	text = strings.TrimSpace(text)
 	if len(text) < 8 {
 		return nil, false, fmt.Errorf("rule %q is too short: state it as an instruction, like \"Run gofmt before committing.\"", text)
 	}

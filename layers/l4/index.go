@@ -29,7 +29,7 @@ import (
 //
 // The file format, little-endian, every offset relative to the blob:
 //
-//	magic      "memkeep-recall1\n"
+//	magic      "memkeep-recall2\n"
 //	counts     sources, items, terms, postings, blob length, longest
 //	           term's length (u32 each)
 //	sources    name offset, length, stamp offset, length (u32 ×4)
@@ -227,19 +227,15 @@ func (ix *Index) lowerBound(s string) int {
 }
 
 // Search is l4.Search over the index, with the memories of the sources
-// for which stale reports true left out and the memories of fresh added:
-// the caller passes, as fresh, the files that changed since the index was
-// built, and anything the index does not know.
-func (ix *Index) Search(query string, opts SearchOptions, stale func(source int) bool, fresh []IndexSource) []Hit {
+// marked in stale (by source number; nil: none) left out and the memories
+// of fresh added: the caller passes, as fresh, the files that changed
+// since the index was built, and anything the index does not know.
+func (ix *Index) Search(query string, opts SearchOptions, stale []bool, fresh []IndexSource) []Hit {
 	q := queryTerms(query)
 	if len(q) == 0 {
 		return nil
 	}
 	qs := q.Sorted()
-	skip := make([]bool, ix.sources)
-	for i := range skip {
-		skip[i] = stale != nil && stale(i)
-	}
 	// best holds, for the query term at hand, each memory's best match;
 	// sum adds them up in query-term order, as coverage does, so that the
 	// floating-point sums are the same.
@@ -262,7 +258,7 @@ func (ix *Index) Search(query string, opts SearchOptions, stale func(source int)
 				if int(it) >= ix.items {
 					continue
 				}
-				if src := int(ix.u32(ix.itemAt + int(it)*itemRecord)); src >= ix.sources || skip[src] {
+				if src := int(ix.u32(ix.itemAt + int(it)*itemRecord)); src >= ix.sources || src < len(stale) && stale[src] {
 					continue
 				}
 				if best[it] == 0 {

@@ -158,9 +158,10 @@ func TestIndexWithChangedFiles(t *testing.T) {
 	now = append(now[:7], now[8:]...)
 	extra[1].SessionID = "new-session"
 	now = append(now, extra[1])
-	stale := func(i int) bool {
+	stale := make([]bool, ix.NumSources())
+	for i := range stale {
 		name, _ := ix.Source(i)
-		return name == "facts.json" || name == old[3].SessionID+".l2.json" || name == old[7].SessionID+".l2.json"
+		stale[i] = name == "facts.json" || name == old[3].SessionID+".l2.json" || name == old[7].SessionID+".l2.json"
 	}
 	fresh := []IndexSource{FactsSource("facts.json", "2", f2), SessionSource("x", "2", &grown), SessionSource("y", "2", extra[1])}
 	for _, q := range queries(2, 120) {

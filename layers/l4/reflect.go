@@ -2,7 +2,6 @@ package l4
 
 import (
 	"bytes"
-	"github.com/memkeep/memkeep/layers/redact"
 	"math"
 	"slices"
 	"strings"
@@ -165,7 +164,6 @@ func reflectRules(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]strin
 // it when the user says "always …" — under the key reflection will give
 // the same statement, so it is never counted twice.
 func (f *Facts) Observe(session, rule string, at time.Time) {
-	rule = redact.String(rule) // as it is from L1; a caller's text may not be
 	before := map[string][]byte{}
 	for _, r := range f.Rules {
 		before[r.ID] = encodeRule(r)

@@ -279,8 +279,8 @@ var strongSuffixes = []string{"token", "secret", "password", "passwd", "passphra
 
 // nameWords holds the word sets names are classified by, matched against
 // lower-cased components. Plain lists of constants, laid out as static
-// data: building maps of them cost a hook process ~35 µs, more than all
-// the lookups it makes, and none holds more than a hundred words.
+// data: maps of them would be built by every hook process at start-up,
+// for the few lookups it makes, and none holds more than a hundred words.
 var nameWords = wordSets{
 	// strong are secret names on their own.
 	strong: []string{"pass", "pwd"},

@@ -59,9 +59,9 @@ func BenchmarkStringRealTranscript(b *testing.B) {
 // rule's keyword first occurs.
 func BenchmarkCompileAllRules(b *testing.B) {
 	for b.Loop() {
-		for _, r := range rules {
-			if r.expr != "" {
-				regexp.MustCompile(r.expr)
+		for i := range rules {
+			if rules[i].expr != "" {
+				regexp.MustCompile(rules[i].expr)
 			}
 		}
 	}

@@ -80,7 +80,8 @@ func newKwTable(kws []keyword) *kwTable {
 // that merely linking the package costs nothing.
 var prefilter = sync.OnceValue(func() *kwTable {
 	var kws []keyword
-	for i, r := range rules {
+	for i := range rules {
+		r := &rules[i]
 		for _, k := range r.keywords {
 			kws = append(kws, keyword{text: k, rule: i})
 		}

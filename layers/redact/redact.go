@@ -56,8 +56,8 @@ func String(s string) string {
 func Kinds() []string {
 	seen := map[string]bool{}
 	var kinds []string
-	for _, r := range rules {
-		for _, k := range r.kinds {
+	for i := range rules {
+		for _, k := range rules[i].kinds {
 			if !seen[k] {
 				seen[k] = true
 				kinds = append(kinds, k)
@@ -87,7 +87,7 @@ func pass(s string) (string, bool) {
 		if hit&(1<<i) == 0 {
 			continue
 		}
-		spans = rules[i].run(i, s, spans[:0])
+		spans = rules[i].run(s, spans[:0])
 		if len(spans) > 0 {
 			s = apply(s, spans)
 			changed = true

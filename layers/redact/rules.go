@@ -21,30 +21,26 @@ type rule struct {
 	// start a token (see inTokenRun).
 	expr  string
 	check func(string) bool
-}
-
-// run finds the rule's secrets in s; i is the rule's index in rules.
-func (r *rule) run(i int, s string, dst []span) []span {
-	if r.find != nil {
-		return r.find(s, dst)
-	}
-	return r.findPattern(i, s, dst)
-}
-
-// compiled holds each pattern rule's expression, anchored at a keyword,
-// compiled the first time one of its keywords occurs (by rule index).
-var compiled [len(rules)]struct {
+	// once compiles re, the expression anchored at a keyword, the first
+	// time one of the rule's keywords occurs.
 	once sync.Once
 	re   *regexp.Regexp
 }
 
-// pattern returns rule i's compiled expression.
-func (r *rule) pattern(i int) *regexp.Regexp {
-	c := &compiled[i]
-	c.once.Do(func() {
-		c.re = regexp.MustCompile(`^(?:` + strings.TrimPrefix(r.expr, `\b`) + `)`)
+// run finds the rule's secrets in s.
+func (r *rule) run(s string, dst []span) []span {
+	if r.find != nil {
+		return r.find(s, dst)
+	}
+	return r.findPattern(s, dst)
+}
+
+// pattern returns the rule's compiled expression.
+func (r *rule) pattern() *regexp.Regexp {
+	r.once.Do(func() {
+		r.re = regexp.MustCompile(`^(?:` + strings.TrimPrefix(r.expr, `\b`) + `)`)
 	})
-	return c.re
+	return r.re
 }
 
 // rules is the rule set, in the order rules run. Private passages go
@@ -128,10 +124,10 @@ const mask uint64 = 1<<len(rules) - 1
 // findPattern runs the rule's expression at each occurrence of one of its
 // keywords (every expression starts with its keywords), so the cost is
 // proportional to the occurrences, not to the length of the text.
-func (r *rule) findPattern(i int, s string, dst []span) []span {
+func (r *rule) findPattern(s string, dst []span) []span {
 	n := len(dst)
 	boundary := strings.HasPrefix(r.expr, `\b`)
-	re := r.pattern(i)
+	re := r.pattern()
 	for _, kw := range r.keywords {
 		for i := 0; i < len(s); {
 			j := strings.Index(s[i:], kw)

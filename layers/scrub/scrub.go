@@ -20,6 +20,23 @@ func Text(s, root string) string { return redact.String(Paths(s, root)) }
 // redacted.
 func Path(p, root string) string { return redact.String(relPath(p, root)) }
 
+// Bound drops from s what cleaning it cannot need when no more than its
+// first n characters are kept: everything past SecretSpan bytes beyond
+// them (4n bytes hold n characters), the drop ending at a separator so
+// that the word it would split, a secret maybe, goes whole. (Cleaning can
+// shrink what comes first, a private key to one mark, and bring the
+// drop's edge within the n characters.) Callers clean the result, then
+// cut it to n characters.
+func Bound(s string, n int) string {
+	if limit := 4*n + SecretSpan; len(s) > limit {
+		s = s[:strings.LastIndexAny(s[:limit+1], " \t\n\r\"'`=:,;()[]{}<>|&")+1]
+	}
+	return s
+}
+
+// SecretSpan bounds the length of a one-line secret, for Bound.
+const SecretSpan = 8 << 10
+
 // homePrefixes are the folders a path is made home-relative under, so that
 // no user name or machine layout reaches committed memory.
 var homePrefixes = []string{"/home/", "/Users/"}

@@ -11,17 +11,17 @@ import (
 	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
-	"github.com/memkeep/memkeep/layers/redact"
 	"github.com/memkeep/memkeep/layers/scrub"
 )
 
-// redactString is the single point through which free text enters the
-// stream.
-func redactString(s string) string {
+// cleanText is the single point through which free text enters the
+// stream: secrets redacted, the machine's paths made relative to root
+// (the project's work tree) or to the home folder.
+func cleanText(s, root string) string {
 	if s == "" {
 		return s
 	}
-	return redact.String(s)
+	return scrub.Text(s, root)
 }
 
 // MonthFile is the name of the stream file that holds events of t's month
@@ -59,16 +59,7 @@ func lockPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "stre
 // Nothing is fsynced: the hook budget is milliseconds, and the events are
 // a log of activity, not the only copy of anything.
 func Append(l memdir.Layout, ev Event) (Event, error) {
-	// Machine paths become repo- or home-relative; normalize redacts.
-	ev.Summary, ev.Content = scrub.Paths(ev.Summary, l.Root), scrub.Paths(ev.Content, l.Root)
-	if len(ev.Metadata) > 0 {
-		m := make(map[string]string, len(ev.Metadata))
-		for k, v := range ev.Metadata {
-			m[k] = scrub.Paths(v, l.Root)
-		}
-		ev.Metadata = m
-	}
-	ev, err := normalize(ev, time.Now())
+	ev, err := normalize(ev, time.Now(), l.Root)
 	if err != nil {
 		return ev, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/redact"
 )
 
 // Problem is one finding of Validate or Audit, at a line of a stream file.
@@ -171,7 +172,7 @@ func Audit(l memdir.Layout) ([]Problem, error) {
 				if fl.v == "" {
 					continue
 				}
-				if kinds := newMarks(fl.v, redactString(fl.v)); kinds != nil {
+				if kinds := newMarks(fl.v, redact.String(fl.v)); kinds != nil {
 					probs = append(probs, Problem{File: name, Line: n,
 						Msg: fmt.Sprintf("event %s: %s holds a secret redaction would remove (%s)", ev.ID, fl.name, strings.Join(kinds, ", "))})
 				}

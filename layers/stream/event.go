@@ -24,6 +24,8 @@ import (
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
+
+	"github.com/memkeep/memkeep/layers/scrub"
 )
 
 // SchemaVersion is the version written in every event. Readers accept
@@ -373,17 +375,18 @@ func shortJSONError(err error) string {
 var ErrInvalidEvent = errors.New("invalid event")
 
 // normalize checks ev and fills what Append supplies: version, id, time.
-// It redacts and caps every free-text field, so that nothing secret and
-// nothing huge reaches a committed file whoever the caller is.
-func normalize(ev Event, now time.Time) (Event, error) {
-	ev, err := normalizeFields(ev, now)
+// It cleans (cleanText) and caps every free-text field, so that nothing
+// secret, no machine path and nothing huge reaches a committed file
+// whoever the caller is; root is the project's work tree.
+func normalize(ev Event, now time.Time, root string) (Event, error) {
+	ev, err := normalizeFields(ev, now, root)
 	if err != nil {
 		return ev, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	return ev, nil
 }
 
-func normalizeFields(ev Event, now time.Time) (Event, error) {
+func normalizeFields(ev Event, now time.Time, root string) (Event, error) {
 	if ev.SchemaVersion == 0 {
 		ev.SchemaVersion = SchemaVersion
 	}
@@ -411,8 +414,8 @@ func normalizeFields(ev Event, now time.Time) (Event, error) {
 	if !validDirection(ev.Direction) {
 		return ev, fmt.Errorf("direction %q: want %q, %q or %q", ev.Direction, DirIn, DirOut, DirInternal)
 	}
-	ev.Summary = oneLine(redactString(ev.Summary), MaxSummary)
-	ev.Content = truncate(redactString(ev.Content), MaxContent)
+	ev.Summary = oneLine(cleanText(scrub.Bound(ev.Summary, MaxSummary), root), MaxSummary)
+	ev.Content = truncate(cleanText(scrub.Bound(ev.Content, MaxContent), root), MaxContent)
 	ev.SessionID = strings.ToValidUTF8(strings.TrimSpace(ev.SessionID), "\ufffd")
 	if len(ev.Metadata) > MaxMetaKeys {
 		return ev, fmt.Errorf("%d metadata keys, at most %d are kept", len(ev.Metadata), MaxMetaKeys)
@@ -423,7 +426,7 @@ func normalizeFields(ev Event, now time.Time) (Event, error) {
 			if k == "" || len(k) > 64 || !utf8.ValidString(k) {
 				return ev, fmt.Errorf("metadata key %q: want 1 to 64 characters of text", k)
 			}
-			m[k] = truncate(redactString(v), MaxMetaVal)
+			m[k] = truncate(cleanText(scrub.Bound(v, MaxMetaVal), root), MaxMetaVal)
 		}
 		ev.Metadata = m
 	} else {

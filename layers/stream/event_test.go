@@ -76,7 +76,7 @@ func TestDecodeRejects(t *testing.T) {
 
 func TestNormalize(t *testing.T) {
 	base := Event{Surface: "cli", Type: "note", Direction: "internal"}
-	ev, err := normalize(base, t0.Add(456*time.Microsecond))
+	ev, err := normalize(base, t0.Add(456*time.Microsecond), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestNormalize(t *testing.T) {
 	for _, c := range bad {
 		ev := base
 		c.mod(&ev)
-		if _, err := normalize(ev, t0); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := normalize(ev, t0, ""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want mention of %q", c.name, err, c.want)
 		}
 	}
@@ -111,7 +111,7 @@ func TestNormalizeCapsText(t *testing.T) {
 		Content:  strings.Repeat("ü", MaxContent), // 2 bytes each
 		Metadata: map[string]string{"k": strings.Repeat("x", 5000)},
 	}
-	ev, err := normalize(ev, t0)
+	ev, err := normalize(ev, t0, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,39 +15,49 @@ import (
 // condition holds (hasconfig: is not evaluated).
 type Config struct {
 	entries []configEntry // in file and layer order; the last one wins
-	cond    conditions
 }
 
-// conditions is what includeIf conditions are tested against.
+// conditions is what includeIf conditions are tested against, found the
+// first time a condition is (most configurations have none).
 type conditions struct {
-	gitDirs []string // the git dir, absolute, and its real path
-	branch  string   // HEAD's branch, short ("main"); "" when detached
+	gitDir, commonDir string
+	found             bool
+	gitDirs           []string // the git dir, absolute, and its real path
+	branch            string   // HEAD's branch, short ("main"); "" when detached
 }
 
-func includeContext(gitDir, commonDir string) conditions {
-	var c conditions
-	if abs, err := filepath.Abs(gitDir); err == nil {
+func (c *conditions) find() {
+	if c.found {
+		return
+	}
+	c.found = true
+	if abs, err := filepath.Abs(c.gitDir); err == nil {
 		c.gitDirs = append(c.gitDirs, filepath.ToSlash(abs))
 		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
 			c.gitDirs = append(c.gitDirs, filepath.ToSlash(real))
 		}
 	}
-	// The branch HEAD names, through symbolic refs as git follows them.
-	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
-	for depth := 0; err == nil && depth < 5; depth++ {
-		ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: ")
-		if !ok {
-			break
-		}
-		c.branch, _ = strings.CutPrefix(ref, "refs/heads/")
-		b, err = os.ReadFile(filepath.Join(commonDir, filepath.FromSlash(ref)))
+	// The branch HEAD ends at, through symbolic refs, as a commit moves it.
+	if h, err := (&Repo{GitDir: c.gitDir, CommonDir: c.commonDir}).ReadHead(); err == nil {
+		c.branch = strings.TrimPrefix(h.Branch, "refs/heads/")
 	}
-	return c
+}
+
+// ExpandHome makes a path that starts with "~/" start with the home
+// folder instead, as git reads paths in its configuration.
+func ExpandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
 }
 
 // holds reports whether an includeIf condition holds, for a config file
 // at path (gitdir patterns may be relative to it).
-func (c conditions) holds(cond, path string) bool {
+func (c *conditions) holds(cond, path string) bool {
+	c.find()
 	switch {
 	case strings.HasPrefix(cond, "gitdir:"):
 		return c.gitDirMatches(cond[len("gitdir:"):], path, false)
@@ -66,7 +76,7 @@ func (c conditions) holds(cond, path string) bool {
 // gitDirMatches follows git-config(1): "~/" is the home folder, "./" the
 // folder of the config file, a relative pattern may match at any depth,
 // and a trailing "/" matches everything below.
-func (c conditions) gitDirMatches(pat, path string, icase bool) bool {
+func (c *conditions) gitDirMatches(pat, path string, icase bool) bool {
 	switch {
 	case strings.HasPrefix(pat, "~/"):
 		home, _ := os.UserHomeDir()
@@ -102,12 +112,19 @@ type configEntry struct {
 // are skipped, because a broken global config must not stop a memory
 // commit.
 func LoadConfig(gitDir, commonDir string) *Config {
-	c := &Config{cond: includeContext(gitDir, commonDir)}
+	c := &Config{}
+	cond := &conditions{gitDir: gitDir, commonDir: commonDir}
+	add := func(path string) {
+		// A file git would reject is skipped whole.
+		if ents, err := readConfigFile(path, 0, cond); err == nil {
+			c.entries = append(c.entries, ents...)
+		}
+	}
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
-		c.add(firstNonEmpty(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+		add(firstNonEmpty(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
 	}
 	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		c.add(g)
+		add(g)
 	} else {
 		home, _ := os.UserHomeDir()
 		xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -115,15 +132,15 @@ func LoadConfig(gitDir, commonDir string) *Config {
 			xdg = filepath.Join(home, ".config")
 		}
 		if xdg != "" {
-			c.add(filepath.Join(xdg, "git", "config"))
+			add(filepath.Join(xdg, "git", "config"))
 		}
 		if home != "" {
-			c.add(filepath.Join(home, ".gitconfig"))
+			add(filepath.Join(home, ".gitconfig"))
 		}
 	}
-	c.add(filepath.Join(commonDir, "config"))
+	add(filepath.Join(commonDir, "config"))
 	if c.Bool("extensions", "worktreeconfig", false) {
-		c.add(filepath.Join(gitDir, "config.worktree"))
+		add(filepath.Join(gitDir, "config.worktree"))
 	}
 	return c
 }
@@ -135,15 +152,6 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-// add appends the variables of one file; a file git would reject is
-// skipped whole.
-func (c *Config) add(path string) {
-	ents, err := readConfigFile(path, 0, c.cond)
-	if err == nil {
-		c.entries = append(c.entries, ents...)
-	}
-}
-
 // maxIncludeDepth is git's limit on nested include.path.
 const maxIncludeDepth = 10
 
@@ -151,7 +159,7 @@ const maxIncludeDepth = 10
 // include.path variables name, right after the include, as git does. A
 // missing include is ignored, as in git; so is a malformed one (git would
 // stop), like any malformed layer.
-func readConfigFile(path string, depth int, cond conditions) ([]configEntry, error) {
+func readConfigFile(path string, depth int, cond *conditions) ([]configEntry, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -176,11 +184,8 @@ func readConfigFile(path string, depth int, cond conditions) ([]configEntry, err
 				continue
 			}
 		}
-		inc := e.value
-		if strings.HasPrefix(inc, "~/") {
-			home, _ := os.UserHomeDir()
-			inc = filepath.Join(home, inc[2:])
-		} else if !filepath.IsAbs(inc) {
+		inc := ExpandHome(e.value)
+		if !filepath.IsAbs(inc) {
 			inc = filepath.Join(filepath.Dir(path), inc)
 		}
 		if sub, err := readConfigFile(inc, depth+1, cond); err == nil {

@@ -97,7 +97,7 @@ func TestConfigMatchesGit(t *testing.T) {
 	if !ok {
 		t.Fatal("git rejects the test config")
 	}
-	got, err := readConfigFile(path, 0, conditions{})
+	got, err := readConfigFile(path, 0, &conditions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestConfigBoolsLikeGit(t *testing.T) {
 		b.WriteString("\tk" + string(rune('a'+i)) + " = " + v + "\n")
 	}
 	os.WriteFile(path, b.Bytes(), 0o644)
-	ents, err := readConfigFile(path, 0, conditions{})
+	ents, err := readConfigFile(path, 0, &conditions{})
 	if err != nil {
 		t.Fatal(err)
 	}

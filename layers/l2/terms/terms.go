@@ -143,7 +143,10 @@ func MatchCandidates(t string, maxLen int, exact, prefix func(string)) {
 	}
 }
 
-// abbreviations are the words abbrev knows, for MatchCandidates.
+// abbreviations are the words abbrev knows, for MatchCandidates. (One
+// table of pairs searched by abbrev would say them once, but made Match
+// 3–8× slower than the switch: 185–550 against 56–79 ns for six pairs of
+// terms; TestAbbreviationsListed keeps the two in step.)
 var abbreviations = [...]string{"db", "pkg", "msg", "cfg", "conf", "err", "resp", "req", "fn", "func", "env",
 	"dep", "tx", "ui", "doc", "repo", "dir", "impl", "perm", "sess", "auth", "authn", "authz", "js", "ts", "py", "k8s"}
 

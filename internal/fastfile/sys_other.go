@@ -1,0 +1,7 @@
+//go:build !linux && !darwin
+
+package fastfile
+
+import "io/fs"
+
+func sysOf(fs.FileInfo) (Sys, bool) { return Sys{}, false }
