@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/l2"
@@ -84,9 +85,14 @@ func document(m Memory) *doc {
 
 	ss := recent(m.Sessions, DigestSessions)
 	section(d, "Recent sessions", len(ss) == 0, text("No session consolidated yet."))
+	at := l2.LatestActivity(m.Sessions)
 	for _, s := range ss {
+		es := topExchanges(s, perSessionRecords, at)
+		if len(es) == 0 {
+			continue
+		}
 		d.heading(3, text(s.Base()))
-		for _, e := range topExchanges(s, perSessionRecords) {
+		for _, e := range es {
 			mark := ""
 			if e.Convergent {
 				mark = ", convergent"
@@ -181,8 +187,11 @@ func recent(ss []*l2.File, n int) []*l2.File {
 	return out
 }
 
-func topExchanges(s *l2.File, n int) []l2.Exchange {
-	es := slices.Clone(s.Exchanges)
+// topExchanges is the session's n most significant exchanges among those
+// still fresh at the project's latest activity at: an expired exchange is
+// still memory (recall finds it) but no longer shown unasked.
+func topExchanges(s *l2.File, n int, at time.Time) []l2.Exchange {
+	es := slices.DeleteFunc(slices.Clone(s.Exchanges), func(e l2.Exchange) bool { return e.Expired(at) })
 	slices.SortFunc(es, func(a, c l2.Exchange) int {
 		return cmp.Or(cmp.Compare(c.Significance, a.Significance), cmp.Compare(a.L1Range[0], c.L1Range[0]), strings.Compare(a.ID, c.ID))
 	})
@@ -318,8 +327,9 @@ func Context(m Memory, opts ContextOptions) string {
 		item("- " + oneLine(k.Text) + "\n")
 	}
 	item = section("Recent")
+	at := l2.LatestActivity(m.Sessions)
 	for _, s := range recent(m.Sessions, ContextSessions) {
-		for _, e := range topExchanges(s, 3) {
+		for _, e := range topExchanges(s, 3, at) {
 			item(fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base()))
 		}
 	}

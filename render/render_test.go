@@ -85,3 +85,29 @@ func TestContextSkipsWhatDoesNotFit(t *testing.T) {
 		t.Errorf("a Rules heading without rules:\n%s", got)
 	}
 }
+
+// TestExpiryCountsFromLatestActivity: an exchange past its TTL measured
+// from the project's newest record leaves memory.md's recent list and the
+// session-start context; one within it stays, however old both are by
+// the calendar (history imported months late, a project left alone).
+func TestExpiryCountsFromLatestActivity(t *testing.T) {
+	old := l2.Exchange{ID: "x-old", Summary: "Tuned the retry backoff", Type: "iteration", Significance: 0.4, Source: l2.Subconscious,
+		Created: "2025-01-02T10:00:00Z", Updated: "2025-01-02T10:00:00Z"}
+	fresh := l2.Exchange{ID: "x-new", Summary: "Split the importer into stages", Type: "iteration", Significance: 0.4, Source: l2.Subconscious,
+		Created: "2025-03-01T10:00:00Z", Updated: "2025-03-01T10:00:00Z"}
+	old.SetTTL()
+	fresh.SetTTL()
+	m := sample()
+	m.Sessions = []*l2.File{
+		{L1: "2025-01-02_1000_aaaa0001.l1.jsonl", Exchanges: []l2.Exchange{old}},
+		{L1: "2025-03-01_1000_bbbb0002.l1.jsonl", Exchanges: []l2.Exchange{fresh}},
+	}
+	for name, out := range map[string]string{"memory.md": string(Markdown(m)), "context": Context(m, ContextOptions{Budget: 6000})} {
+		if !strings.Contains(out, fresh.Summary) {
+			t.Errorf("%s lacks the newest session's exchange, a year and more after it:\n%s", name, out)
+		}
+		if strings.Contains(out, old.Summary) {
+			t.Errorf("%s shows an exchange 58 days older than the latest activity, past its 7-day TTL:\n%s", name, out)
+		}
+	}
+}

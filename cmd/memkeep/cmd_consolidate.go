@@ -66,7 +66,7 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	if cerr != nil {
 		fmt.Fprintf(s.err, "memkeep: %v\n", cerr)
 	}
-	opts := consolidate.Options{SessionID: o.Session, Deep: o.Deep, Now: o.Now}
+	opts := consolidate.Options{SessionID: o.Session, Deep: o.Deep}
 	if cfg.Evaluator != "" {
 		opts.Evaluator = l2.CommandEvaluator(cfg.Evaluator, 30*time.Second)
 	}

@@ -39,12 +39,12 @@ func l4ReflectCommand(s *streams) *cli.Command {
 	var o l4Options
 	return &cli.Command{
 		Name:      "reflect",
-		Usage:     "derive rules, solutions and core logic; drop expired L2; render memory.md",
+		Usage:     "derive rules, solutions and core logic; render memory.md",
 		UsageText: `memkeep l4 reflect --json`,
 		Description: `Promotes rules stated in 3 or more sessions, solutions to problems solved in
 3 or more sessions, and concepts changed in 3 or more sessions as core logic;
 counts contradictions and flags items contradicted 5 or more times for review;
-removes expired L2 records; rebuilds the keyword index; renders memory.md.
+rebuilds the keyword index; renders memory.md.
 Running it twice changes nothing the second time.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", Destination: &o.JSON}},
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -61,7 +61,7 @@ func runL4Reflect(_ context.Context, o l4Options, s *streams) error {
 	if err != nil {
 		return err
 	}
-	sum, err := consolidate.Reflect(l, nowOr(o.Now))
+	sum, err := consolidate.Reflect(l)
 	if err != nil {
 		return err
 	}

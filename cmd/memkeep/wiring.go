@@ -48,7 +48,7 @@ func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, err
 }
 
 func (memoryAdapter) Settle(l memdir.Layout) (hooks.Change, error) {
-	sum, err := consolidate.Reflect(l, time.Now())
+	sum, err := consolidate.Reflect(l)
 	return change(sum), err
 }
 

@@ -36,7 +36,7 @@ func TestL3CommandsRunInOrder(t *testing.T) {
 		sid := rst.SessionID
 		base := memdir.SessionBase(start, sid)
 		os.WriteFile(l.L1File(base), l1.Encode(recs), 0o644)
-		if _, err := Micro(l, sid, Options{Now: func() time.Time { return start.Add(time.Hour) }}); err != nil {
+		if _, err := Micro(l, sid, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		st, err := Pending(l, sid)

@@ -68,7 +68,7 @@ func TestStopFlow(t *testing.T) {
 		t.Errorf("L2 before extraction: %+v", l2s)
 	}
 
-	sum, err := Micro(l, "abcd1234-0000-4000-8000-000000000000", Options{Now: func() time.Time { return clock }})
+	sum, err := Micro(l, "abcd1234-0000-4000-8000-000000000000", Options{})
 	if err != nil || sum.Added != 1 {
 		t.Fatalf("Micro = %+v, %v", sum, err)
 	}
@@ -85,7 +85,7 @@ func TestStopFlow(t *testing.T) {
 	if _, err := Assign(l, fields[3], "", strings.Trim(fields[5], "'")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Reflect(l, clock); err != nil {
+	if _, err := Reflect(l); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = Pending(l, "abcd1234")
@@ -94,11 +94,11 @@ func TestStopFlow(t *testing.T) {
 	}
 
 	// Nothing new: consolidation writes nothing.
-	sum, err = Consolidate(l, Options{Now: func() time.Time { return clock }})
+	sum, err = Consolidate(l, Options{})
 	if err != nil || sum.Changed() {
 		t.Errorf("idle consolidation wrote %v (%v)", sum.Written, err)
 	}
-	sum, err = Consolidate(l, Options{Deep: true, Now: func() time.Time { return clock }})
+	sum, err = Consolidate(l, Options{Deep: true})
 	if err != nil || sum.Changed() {
 		t.Errorf("idle deep consolidation wrote %v (%v)", sum.Written, err)
 	}
@@ -139,7 +139,7 @@ func TestRecordPromptAndForget(t *testing.T) {
 		t.Errorf("after forget: rules %+v, history %+v", m.Facts.Rules, m.Facts.Forgotten)
 	}
 	// The same statement, extracted from L1 later, does not bring it back.
-	if _, err := Reflect(l, clock); err != nil {
+	if _, err := Reflect(l); err != nil {
 		t.Fatal(err)
 	}
 	ok, _ = RecordPrompt(l, "abcd1234-0000", "From now on, always run gofmt before committing.", clock)
@@ -151,7 +151,7 @@ func TestRecordPromptAndForget(t *testing.T) {
 
 func TestContextBudgetAndRecall(t *testing.T) {
 	l := project(t)
-	if _, err := Consolidate(l, Options{Deep: true, Now: func() time.Time { return clock }}); err != nil {
+	if _, err := Consolidate(l, Options{Deep: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := AddRule(l, "Never log tokens, even redacted.", clock); err != nil {

@@ -63,7 +63,7 @@ func (w *twins) do(fn func(l memdir.Layout) (any, error)) {
 func (w *twins) micro() {
 	w.t.Helper()
 	w.do(func(l memdir.Layout) (any, error) {
-		sum, err := Micro(l, w.sid, Options{Now: func() time.Time { return w.now }})
+		sum, err := Micro(l, w.sid, Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +257,7 @@ func TestIncrementalMatchesFullWithEdits(t *testing.T) {
 			// Reflection a month later drops what expired; extraction
 			// brings it back.
 			w.do(func(l memdir.Layout) (any, error) {
-				sum, err := Reflect(l, start.Add(40*24*time.Hour))
+				sum, err := Reflect(l)
 				return sum.String(), err
 			})
 		case 40:
@@ -299,7 +299,7 @@ func TestIncrementalMatchesFullWithEdits(t *testing.T) {
 	}
 	// Deep consolidation after it all agrees too.
 	w.do(func(l memdir.Layout) (any, error) {
-		sum, err := Consolidate(l, Options{Deep: true, Now: func() time.Time { return w.now }})
+		sum, err := Consolidate(l, Options{Deep: true})
 		return sum.String(), err
 	})
 	w.same()
@@ -385,7 +385,7 @@ func BenchmarkStopConsolidation(b *testing.B) {
 				if err := os.WriteFile(l.L1File(base), big, 0o644); err != nil {
 					b.Fatal(err)
 				}
-				opts := Options{Now: func() time.Time { return w.now }}
+				opts := Options{}
 				if _, err := Micro(l, sid, opts); err != nil {
 					b.Fatal(err)
 				}
@@ -451,7 +451,7 @@ func TestPendingManySessions(t *testing.T) {
 		pending(b[len(b)-8:])
 	}
 	w.do(func(l memdir.Layout) (any, error) {
-		sum, err := Reflect(l, w.now)
+		sum, err := Reflect(l)
 		return sum.String(), err
 	})
 	for _, b := range bases {

@@ -27,19 +27,10 @@ type Options struct {
 	// without a concept one — the proposed existing concept or a new one —
 	// because no agent is there to answer (SessionEnd, PreCompact).
 	Deep bool
-	// Now is the clock (time.Now when nil): it decides what expired.
-	Now func() time.Time
 	// Evaluator replaces the heuristic significance (nil: heuristic).
 	Evaluator l2.Evaluator
 	// LockWait bounds the wait for another memkeep process.
 	LockWait time.Duration
-}
-
-func (o Options) now() time.Time {
-	if o.Now == nil {
-		return time.Now()
-	}
-	return o.Now()
 }
 
 // Summary counts what a consolidation changed, per layer.
@@ -82,13 +73,11 @@ func (s *Summary) Add(o Summary) {
 	r.SolutionsUpdated += x.SolutionsUpdated
 	r.CoreAdded += x.CoreAdded
 	r.CoreUpdated += x.CoreUpdated
-	r.Expired += x.Expired
 }
 
 // String is a one-line account for a commit message: "+3 exchanges,
 // 2 assigned, 1 rule promoted, memory.md". A consolidation that wrote
-// nothing says "no change", whatever it computed on the way (records of
-// an old session are extracted and expire again in every run).
+// nothing says "no change", whatever it computed on the way.
 func (s Summary) String() string {
 	if !s.Changed() {
 		return "no change"
@@ -113,7 +102,6 @@ func (s Summary) String() string {
 	n(r.RulesFlagged, "rules flagged for review")
 	n(r.SolutionsAdded, "solutions")
 	n(r.CoreAdded, "core logic")
-	n(r.Expired, "expired")
 	if s.Rendered {
 		p = append(p, "memory.md")
 	}
@@ -138,9 +126,8 @@ func (m *Memory) consolidate(opts Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	now := opts.now()
 	for _, s := range targets {
-		if err := m.extract(s, opts, now, &sum); err != nil {
+		if err := m.extract(s, opts, &sum); err != nil {
 			return sum, err
 		}
 	}
@@ -149,7 +136,7 @@ func (m *Memory) consolidate(opts Options) (Summary, error) {
 		scope = m.Sessions
 	}
 	m.assign(scope, opts.Deep, &sum)
-	sum.Reflection = l4.Reflect(m.Facts, m.Sessions, m.Concepts, now)
+	sum.Reflection = l4.Reflect(m.Facts, m.Sessions, m.Concepts)
 	if err := m.finish(&sum); err != nil {
 		return sum, err
 	}
@@ -205,7 +192,7 @@ func Micro(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
 		return sum, err
 	}
 	if x.lines > 0 {
-		r := s.UpdateExtracted(x.fresh, x.lines, base, l2.UpdateOptions{Now: opts.now(), Skip: facts.IsForgotten})
+		r := s.UpdateExtracted(x.fresh, x.lines, base, l2.UpdateOptions{Skip: facts.IsForgotten})
 		sum.add(r)
 	}
 	// As Memory.Save: an L2 file still empty and never written stays
@@ -240,7 +227,7 @@ func (m *Memory) microFull(sessionID string, opts Options) (Summary, error) {
 		return sum, err
 	}
 	for _, s := range targets {
-		if err := m.extract(s, opts, opts.now(), &sum); err != nil {
+		if err := m.extract(s, opts, &sum); err != nil {
 			return sum, err
 		}
 	}
@@ -277,7 +264,7 @@ func (m *Memory) targets(opts Options) ([]*l2.File, error) {
 	return out, nil
 }
 
-func (m *Memory) extract(s *l2.File, opts Options, now time.Time, sum *Summary) error {
+func (m *Memory) extract(s *l2.File, opts Options, sum *Summary) error {
 	recs, err := readL1(m.Layout, s.Base())
 	if err != nil {
 		return err
@@ -285,7 +272,7 @@ func (m *Memory) extract(s *l2.File, opts Options, now time.Time, sum *Summary) 
 	if len(recs) == 0 {
 		return nil
 	}
-	r := s.Update(recs, s.Base(), l2.UpdateOptions{Evaluator: opts.Evaluator, Now: now, Skip: m.Facts.IsForgotten})
+	r := s.Update(recs, s.Base(), l2.UpdateOptions{Evaluator: opts.Evaluator, Skip: m.Facts.IsForgotten})
 	sum.add(r)
 	return nil
 }
@@ -366,9 +353,9 @@ func (m *Memory) finish(sum *Summary) error {
 
 // Reflect is `memkeep l4 reflect`: reflection and memory.md, without
 // extraction.
-func Reflect(l memdir.Layout, now time.Time) (Summary, error) {
+func Reflect(l memdir.Layout) (Summary, error) {
 	return locked(l, 0, func(m *Memory) (Summary, error) {
-		sum := Summary{Reflection: l4.Reflect(m.Facts, m.Sessions, m.Concepts, now)}
+		sum := Summary{Reflection: l4.Reflect(m.Facts, m.Sessions, m.Concepts)}
 		return sum, m.finish(&sum)
 	})
 }

@@ -42,7 +42,7 @@ func realMemory(t *testing.T, n int) (memdir.Layout, []string) {
 		if err := os.WriteFile(l.L1File(base), l1.Encode(recs), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Consolidate(l, Options{Deep: true, Now: func() time.Time { return start.Add(3 * time.Hour) }}); err != nil {
+		if _, err := Consolidate(l, Options{Deep: true}); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range recs {

@@ -67,7 +67,7 @@ func TestVerifyAgainstL1(t *testing.T) {
 
 func TestAddMergesNearDuplicatesAndCapsFacts(t *testing.T) {
 	f := &File{L1: "2026-03-01_1000_abcd1234.l1.jsonl"}
-	f.Update(session, f.Base(), UpdateOptions{Now: time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC)})
+	f.Update(session, f.Base(), UpdateOptions{})
 	now := time.Date(2026, 3, 1, 10, 6, 0, 0, time.UTC)
 	r1, err := f.Add(Input{Summary: "Expired tokens caused the 401 on login", Files: []string{"auth/token.go"}, L1Range: [2]int{1, 6}}, now)
 	if err != nil {
@@ -104,8 +104,7 @@ func TestAddMergesNearDuplicatesAndCapsFacts(t *testing.T) {
 
 func TestUpdateIsStableAndKeepsAttachments(t *testing.T) {
 	f := &File{L1: "2026-03-01_1000_abcd1234.l1.jsonl"}
-	now := time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC)
-	res := f.Update(session, f.Base(), UpdateOptions{Now: now})
+	res := f.Update(session, f.Base(), UpdateOptions{})
 	if res.Added != 1 || len(f.Exchanges) != 1 || f.Consolidated != 6 {
 		t.Fatalf("first update: %+v, %d exchanges, consolidated %d", res, len(f.Exchanges), f.Consolidated)
 	}
@@ -117,7 +116,7 @@ func TestUpdateIsStableAndKeepsAttachments(t *testing.T) {
 	}
 	f.Exchanges[0].Concept = "c-auth"
 	before := f.Encode()
-	res = f.Update(session, f.Base(), UpdateOptions{Now: now})
+	res = f.Update(session, f.Base(), UpdateOptions{})
 	if res.Changes() != 0 || string(f.Encode()) != string(before) || f.Exchanges[0].Concept != "c-auth" {
 		t.Errorf("second update changed things: %+v", res)
 	}

@@ -114,9 +114,32 @@ func (e *Exchange) SetTTL() {
 	}
 }
 
-// Expired reports whether the record's expiry date is before now's date.
-func (e *Exchange) Expired(now time.Time) bool {
-	return e.Expires != "" && e.Expires < now.UTC().Format(time.DateOnly)
+// Expired reports whether the record's expiry date is before the date of
+// at. Pass the project's latest activity (LatestActivity), not the clock:
+// a TTL measures how long a memory stays fresh while the project is worked
+// on, so history imported months late, or a project left alone for a
+// while, is not expired by the calendar. An expired record is still
+// memory: it leaves the session-start context and memory.md's recent list
+// and ranks lower in recall, but it is never deleted for its age.
+func (e *Exchange) Expired(at time.Time) bool {
+	return e.Expires != "" && e.Expires < at.UTC().Format(time.DateOnly)
+}
+
+// LatestActivity is the time of the newest record in any of the sessions
+// (the later of its created and updated times): the project's own "now"
+// against which TTLs count. It is the zero time when there is no record,
+// before which nothing is expired.
+func LatestActivity(sessions []*File) time.Time {
+	var latest string
+	for _, s := range sessions {
+		for _, l := range [][]Exchange{s.Exchanges, s.Facts} {
+			for i := range l {
+				latest = max(latest, l[i].Created, l[i].Updated)
+			}
+		}
+	}
+	t, _ := time.Parse(time.RFC3339, latest)
+	return t
 }
 
 // MakeID derives a record id from its kind prefix ("x", "f"), the

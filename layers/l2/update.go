@@ -74,7 +74,6 @@ func (r UpdateResult) Changes() int { return r.Added + r.Changed + r.Removed + r
 // UpdateOptions tune Update.
 type UpdateOptions struct {
 	Evaluator Evaluator            // nil: the heuristic scores
-	Now       time.Time            // decides what counts as already expired
 	Skip      func(id string) bool // records a person forgot: never extracted again
 }
 
@@ -82,10 +81,8 @@ type UpdateOptions struct {
 // session's L1 records: it extracts them again (ids are stable, so a
 // grown exchange is updated in place), keeps what people and reflection
 // attached to them (concept, links, convergence), converges them with the
-// conscious records, and drops those under MinSignificance. Records
-// already expired are kept: reflection learns from them (a rule stated in
-// an old imported session still counts) and then removes them, so they
-// never reach the file. Consolidated then covers every L1 line.
+// conscious records, and drops those under MinSignificance. Consolidated
+// then covers every L1 line.
 func (f *File) Update(recs []l1.Record, base string, opts UpdateOptions) UpdateResult {
 	return f.UpdateExtracted(Extract(recs, base), len(recs), base, opts)
 }
@@ -97,7 +94,7 @@ func (f *File) Update(recs []l1.Record, base string, opts UpdateOptions) UpdateR
 // records of fresh become the file's.
 func (f *File) UpdateExtracted(fresh []Exchange, lines int, base string, opts UpdateOptions) UpdateResult {
 	var res UpdateResult
-	eval, now := opts.Evaluator, opts.Now
+	eval := opts.Evaluator
 	if opts.Skip != nil {
 		fresh = slices.DeleteFunc(fresh, func(e Exchange) bool { return opts.Skip(e.ID) })
 	}
@@ -150,9 +147,6 @@ func (f *File) UpdateExtracted(fresh []Exchange, lines int, base string, opts Up
 			seen[e.ID] = true
 			o, existed := old[e.ID]
 			switch {
-			case !existed && e.Expired(now):
-				// Already past its date (an old session imported late): it
-				// stays for reflection to learn from, which then removes it.
 			case !existed:
 				res.Added++
 			case sameContent(o, e):

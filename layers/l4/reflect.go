@@ -32,10 +32,6 @@ type Report struct {
 	RulesAdded, RulesPromoted, RulesFlagged int
 	SolutionsAdded, SolutionsUpdated        int
 	CoreAdded, CoreUpdated                  int
-	Expired                                 int
-	// Changed lists the indexes of the sessions whose L2 file changed
-	// (expired records removed): the caller saves them.
-	Changed []int
 }
 
 // statement is one rule stated in one session.
@@ -45,10 +41,12 @@ type statement struct {
 }
 
 // Reflect derives permanent memory from every session's L2 and the
-// concepts, at time now (only used to decide what expired):
+// concepts:
 //
-//   - L2 records past their expiry date are removed from their sessions;
-//     concepts drop members that no longer exist and are refreshed.
+//   - Concepts drop members that no longer exist and are refreshed. L2
+//     records are never removed for their age: a TTL decides what is
+//     injected and how it ranks (see l2.Exchange.Expired), only forget
+//     removes a memory.
 //   - Rules: each statement of a rule ("always …", "never …") joins the
 //     rule it restates or starts a candidate; a rule stated in
 //     PromoteSessions sessions is promoted; a later statement of the
@@ -62,24 +60,11 @@ type statement struct {
 //
 // Every statement and occurrence is recorded as evidence, so reflecting
 // twice gives the same bytes.
-func Reflect(f *Facts, sessions []*l2.File, concepts *l3.File, now time.Time) Report {
+func Reflect(f *Facts, sessions []*l2.File, concepts *l3.File) Report {
 	var rep Report
-	// Rules and solutions learn from every record first, expired ones
-	// included: a rule stated in an old session still counts.
 	byID, sidOf, ids := index(sessions)
 	reflectRules(f, byID, sidOf, ids, &rep)
 	reflectSolutions(f, byID, sidOf, ids, &rep)
-
-	for i, s := range sessions {
-		n := len(s.Exchanges) + len(s.Facts)
-		s.Exchanges = slices.DeleteFunc(s.Exchanges, func(e l2.Exchange) bool { return e.Expired(now) })
-		s.Facts = slices.DeleteFunc(s.Facts, func(e l2.Exchange) bool { return e.Expired(now) })
-		if d := n - len(s.Exchanges) - len(s.Facts); d > 0 {
-			rep.Expired += d
-			rep.Changed = append(rep.Changed, i)
-		}
-	}
-	byID, sidOf, ids = index(sessions)
 	concepts.Refresh(byID)
 	reflectCore(f, concepts, byID, sidOf, &rep)
 
@@ -425,5 +410,5 @@ func round2(f float64) float64 { return math.Round(f*100) / 100 }
 
 // Changes is the number of changes a reflection made.
 func (r Report) Changes() int {
-	return r.RulesAdded + r.RulesPromoted + r.RulesFlagged + r.SolutionsAdded + r.SolutionsUpdated + r.CoreAdded + r.CoreUpdated + r.Expired
+	return r.RulesAdded + r.RulesPromoted + r.RulesFlagged + r.SolutionsAdded + r.SolutionsUpdated + r.CoreAdded + r.CoreUpdated
 }

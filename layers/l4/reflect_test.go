@@ -13,7 +13,6 @@ import (
 )
 
 type history struct {
-	Now      time.Time `json:"now"`
 	Sessions []struct {
 		Base      string        `json:"base"`
 		Exchanges []l2.Exchange `json:"exchanges"`
@@ -50,7 +49,7 @@ func loadJSON(t *testing.T, p string, v any) {
 	}
 }
 
-func scripted(t *testing.T) ([]*l2.File, *l3.File, time.Time) {
+func scripted(t *testing.T) ([]*l2.File, *l3.File) {
 	var h history
 	loadJSON(t, "../../fixtures/reflection/history.json", &h)
 	var sessions []*l2.File
@@ -63,19 +62,19 @@ func scripted(t *testing.T) ([]*l2.File, *l3.File, time.Time) {
 		}
 		sessions = append(sessions, f)
 	}
-	return sessions, &l3.File{Concepts: h.Concepts}, h.Now
+	return sessions, &l3.File{Concepts: h.Concepts}
 }
 
 // TestReflectScriptedHistory: a rule stated three times is promoted, a
 // fix that recurs in three sessions becomes a solution, a rule
 // contradicted five times is flagged — and nothing else.
 func TestReflectScriptedHistory(t *testing.T) {
-	sessions, concepts, now := scripted(t)
+	sessions, concepts := scripted(t)
 	var want expected
 	loadJSON(t, "../../fixtures/reflection/expected.json", &want)
 
 	f := &Facts{}
-	rep := Reflect(f, sessions, concepts, now)
+	rep := Reflect(f, sessions, concepts)
 	if len(f.Rules) != len(want.Rules) {
 		for _, r := range f.Rules {
 			t.Logf("rule %q sessions=%v contradicted_by=%v", r.Text, r.Sessions, r.ContradictedBy)
@@ -116,7 +115,7 @@ func TestReflectScriptedHistory(t *testing.T) {
 
 	// Reflecting again over the same history changes nothing.
 	first := f.Encode()
-	rep2 := Reflect(f, sessions, concepts, now)
+	rep2 := Reflect(f, sessions, concepts)
 	if !bytes.Equal(first, f.Encode()) {
 		t.Errorf("second reflection changed facts.json:\n%s\n---\n%s", first, f.Encode())
 	}
@@ -132,21 +131,27 @@ func TestObserveCountsOnce(t *testing.T) {
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	f.Observe("aaaa0001-rest-of-id", "Always run gofmt before committing.", at)
 	s := &l2.File{L1: "2026-03-01_0900_aaaa0001.l1.jsonl", Exchanges: []l2.Exchange{{ID: "x-1", Rule: "Always run gofmt before committing.", Created: l2.Timestamp(at), Updated: l2.Timestamp(at)}}}
-	Reflect(f, []*l2.File{s}, &l3.File{}, at)
+	Reflect(f, []*l2.File{s}, &l3.File{})
 	if len(f.Rules) != 1 || len(f.Rules[0].Evidence) != 1 || len(f.Rules[0].Sessions) != 1 {
 		t.Fatalf("rules after observe + reflect = %+v; want one rule with one statement", f.Rules)
 	}
 }
 
-func TestExpiredRecordsRemovedAfterLearning(t *testing.T) {
+// TestExpiredRecordsStay: reflection learns from a record past its TTL and
+// keeps it: age decides what is injected and how it ranks, never whether
+// history exists.
+func TestExpiredRecordsStay(t *testing.T) {
 	old := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	e := l2.Exchange{ID: "x-1", Source: l2.Subconscious, Significance: 0.4, Rule: "Never push to main.", Created: l2.Timestamp(old), Updated: l2.Timestamp(old)}
 	e.SetTTL()
 	s := &l2.File{L1: "2026-01-01_0900_aaaa0001.l1.jsonl", Exchanges: []l2.Exchange{e}}
 	f := &Facts{}
-	rep := Reflect(f, []*l2.File{s}, &l3.File{}, old.AddDate(0, 0, 8))
-	if rep.Expired != 1 || len(s.Exchanges) != 0 || len(rep.Changed) != 1 {
-		t.Errorf("expired %d, left %d, changed %v: want the 7-day record removed", rep.Expired, len(s.Exchanges), rep.Changed)
+	rep := Reflect(f, []*l2.File{s}, &l3.File{})
+	if len(s.Exchanges) != 1 || rep.RulesAdded != 1 {
+		t.Errorf("left %d exchanges, report %+v: want the 7-day record kept and its rule learned", len(s.Exchanges), rep)
+	}
+	if !s.Exchanges[0].Expired(old.AddDate(0, 0, 8)) {
+		t.Errorf("the record is not expired 8 days after it was made")
 	}
 	if len(f.Rules) != 1 {
 		t.Errorf("the expired record's rule was not learned first: %+v", f.Rules)
