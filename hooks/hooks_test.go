@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -469,5 +470,30 @@ func TestBlockCommandsRunAsPrinted(t *testing.T) {
 	t.Setenv("PATH", bin)
 	if r := blockReason(p, 1, 2); !strings.Contains(r, "    memkeep l2 add --session s1") {
 		t.Errorf("memkeep on PATH is this binary, the commands must say memkeep:\n%s", r)
+	}
+}
+
+// TestTranscriptThatIsNoFileNeverHangs: a transcript_path that is a FIFO
+// (no writer ever comes) or a device that never ends fails fast in every
+// hook that reads the transcript, and says what was wrong.
+func TestTranscriptThatIsNoFileNeverHangs(t *testing.T) {
+	dir := project(t)
+	fifo := filepath.Join(t.TempDir(), "session.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero"} {
+		for _, event := range []string{"Stop", "SessionEnd", "PreCompact", "SubagentStop"} {
+			fields := map[string]any{"transcript_path": p, "agent_transcript_path": p, "last_assistant_message": "done"}
+			start := time.Now()
+			o := call(t, dir, event, fields, Deps{})
+			if took := time.Since(start); took > 2*time.Second {
+				t.Errorf("%s with transcript %s took %v", event, p, took)
+			}
+			// The problem is shown once (the first hook), then only logged.
+			if event == "Stop" && !strings.Contains(o.SystemMessage, p+" is not a regular file") {
+				t.Errorf("%s with transcript %s: want a message saying it is no regular file, got %+v", event, p, o)
+			}
+		}
 	}
 }

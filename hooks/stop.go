@@ -8,12 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/internal/shellquote"
 	"github.com/memkeep/memkeep/layers/l1"
 )
@@ -130,7 +128,9 @@ func waitForTranscript(path, lastMessage string, wait time.Duration) bool {
 	deadline := time.Now().Add(wait)
 	for {
 		found, err := tailHas(path, needle)
-		if err == nil && found {
+		if err == nil && found || errors.Is(err, l1.ErrNotTranscript) {
+			// Found, or never a transcript (a FIFO, a device): waiting
+			// cannot help, and Sync says what is wrong with it.
 			return true
 		}
 		if time.Now().After(deadline) {
@@ -188,15 +188,11 @@ func transcriptNeedle(msg string) []byte {
 
 // readTail returns the last n bytes of the file and its size.
 func readTail(path string, n int64) ([]byte, int64, error) {
-	f, err := fastfile.Open(path, os.O_RDONLY, 0)
+	f, fi, err := l1.OpenTranscript(path)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
 	off := fi.Size() - n
 	if off < 0 {
 		off = 0

@@ -74,7 +74,7 @@ func runRefine(_ context.Context, o refineOptions, s *streams) error {
 		if _, err := s.out.Write(out); err != nil {
 			return err
 		}
-	} else if err := atomicfile.WriteFile(o.Output, out, 0o644); err != nil {
+	} else if err := atomicfile.WriteOutput(o.Output, out, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", o.Output, err)
 	}
 	if o.Stats {

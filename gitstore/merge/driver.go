@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"strings"
@@ -28,6 +29,22 @@ const (
 	ExitCrash    = 129 // the driver itself failed (>128)
 )
 
+// MaxFileSize is the largest memory file the driver merges. A refined L1
+// file is a few percent of its transcript, so even a session of gigabytes
+// stays far below; anything larger is left to git as a conflict rather
+// than read whole and merged for minutes.
+const MaxFileSize = 256 << 20
+
+// readBounded reads the file at p, at most one byte past MaxFileSize.
+func readBounded(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
 // RunMergeDriver is `memkeep merge-driver %O %A %B %P`: it merges the base
 // (o), ours (a) and theirs (b) temporary files for the repo path pathname
 // and writes the result over a. memory.md is rendered again from the
@@ -45,16 +62,18 @@ func RunMergeDriver(o, a, b, pathname string, render Renderer) (code int) {
 			code = ExitCrash
 		}
 	}()
-	base, err1 := os.ReadFile(o)
-	ours, err2 := os.ReadFile(a)
-	theirs, err3 := os.ReadFile(b)
+	base, err1 := readBounded(o)
+	ours, err2 := readBounded(a)
+	theirs, err3 := readBounded(b)
 	if err := errors.Join(err1, err2, err3); err != nil {
 		fmt.Fprintf(os.Stderr, "memkeep merge-driver: %v\n", err)
 		return ExitCrash
 	}
 	var out []byte
 	var err error
-	if path.Base(pathname) == "memory.md" {
+	if len(base) > MaxFileSize || len(ours) > MaxFileSize || len(theirs) > MaxFileSize {
+		err = fmt.Errorf("%s: a side is larger than %d MiB, which no memory file is: %w", pathname, MaxFileSize>>20, ErrConflict)
+	} else if path.Base(pathname) == "memory.md" {
 		out = MergeDigest(pathname, base, ours, theirs, render)
 	} else {
 		out, err = MergeFile(pathname, base, ours, theirs)

@@ -35,9 +35,16 @@ func parseJSON(b []byte) (*value, error) {
 }
 
 type parser struct {
-	b []byte
-	i int
+	b     []byte
+	i     int
+	depth int
 }
+
+// maxDepth bounds how deep the merge reads nested JSON. memkeep's files
+// nest five levels; a file nested thousands deep is no memory file, and
+// merging and indenting it cost seconds (16,000 levels took 7.6 s), so it
+// is refused as a conflict, as the hooks refuse such input.
+const maxDepth = 128
 
 func (p *parser) ws() {
 	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\n' || p.b[p.i] == '\t' || p.b[p.i] == '\r') {
@@ -50,6 +57,13 @@ func (p *parser) errf(what string) error { return fmt.Errorf("invalid JSON: %s a
 func (p *parser) value() (*value, error) {
 	if p.i >= len(p.b) {
 		return nil, p.errf("unexpected end")
+	}
+	if c := p.b[p.i]; c == '{' || c == '[' {
+		if p.depth >= maxDepth {
+			return nil, p.errf(fmt.Sprintf("nested deeper than %d levels", maxDepth))
+		}
+		p.depth++
+		defer func() { p.depth-- }()
 	}
 	switch c := p.b[p.i]; {
 	case c == '{':

@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/memkeep/memkeep/internal/fastfile"
 )
@@ -75,4 +76,26 @@ func createTemp(dir, prefix string, perm os.FileMode) (*os.File, string, error) 
 		}
 		return f, name, err
 	}
+}
+
+// WriteOutput writes data to a file the user named as output (`refine
+// -o`): a regular file, or one still missing, is replaced atomically as by
+// WriteFile; anything else (/dev/null, /dev/stdout, a FIFO, a terminal) is
+// written in place. Renaming over a device would replace it with a regular
+// file — for /dev/null, as root, for every program on the machine. A FIFO
+// without a reader is an error rather than a wait.
+func WriteOutput(path string, data []byte, perm os.FileMode) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return WriteFile(path, data, perm)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s is a directory: name a file to write", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
 }

@@ -1,9 +1,13 @@
 package atomicfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestWriteFileReplacesAndLeavesNoTemp(t *testing.T) {
@@ -75,4 +79,47 @@ func BenchmarkWriteFile(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestWriteOutputKeepsWhatIsNoRegularFile: an output that is a FIFO (as
+// /dev/null or a terminal, it is no regular file) is written in place and
+// stays what it was; without a reader the write fails instead of waiting.
+func TestWriteOutputKeepsWhatIsNoRegularFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "out")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteOutput(fifo, []byte("x\n"), 0o644); err == nil {
+		t.Error("writing a FIFO nobody reads succeeded; want an error, not a wait")
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- b
+	}()
+	var err error
+	for range 100 { // until the reader has opened its end
+		if err = WriteOutput(fifo, []byte("records\n"), 0o644); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := <-got; string(b) != "records\n" {
+		t.Errorf("reader got %q", b)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
+	}
+	if err := WriteOutput(t.TempDir(), nil, 0o644); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a directory as output: %v", err)
+	}
 }

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"syscall"
+
+	"github.com/memkeep/memkeep/internal/fastfile"
 )
 
 // MaxLine is the longest transcript line refined. Longer lines (a tool
@@ -14,8 +18,34 @@ import (
 const MaxLine = 64 << 20
 
 // ErrNotTranscript is wrapped by errors for inputs that are not transcript
-// files at all (a directory, say).
+// files at all (a directory, a FIFO, a device).
 var ErrNotTranscript = errors.New("not a transcript file")
+
+// OpenTranscript opens the transcript at path for reading, refusing
+// anything but a regular file. The open itself never blocks: a FIFO opened
+// for reading waits for a writer, and /dev/zero never ends, so either would
+// hang a hook (Claude Code gives SessionEnd 1.5 s) or an import for good.
+// O_NONBLOCK makes the open return at once; regular files ignore the flag.
+func OpenTranscript(path string) (*os.File, fs.FileInfo, error) {
+	f, err := fastfile.Open(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open transcript: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		what := "not a regular file"
+		if fi.IsDir() {
+			what = "a directory"
+		}
+		return nil, nil, fmt.Errorf("%s is %s: %w (give the path of a session's .jsonl file)", path, what, ErrNotTranscript)
+	}
+	return f, fi, nil
+}
 
 // RefineFile refines a whole transcript at once: every line, then Flush.
 func RefineFile(path string, opts Options) ([]Record, State, error) {
@@ -30,18 +60,11 @@ func RefineFile(path string, opts Options) ([]Record, State, error) {
 // call (Claude Code may still be writing it) unless final is true, in which
 // case it is refined too and everything pending is flushed.
 func RefineFrom(path string, st State, opts Options, final bool) ([]Record, State, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, st, fmt.Errorf("open transcript: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	f, fi, err := OpenTranscript(path)
 	if err != nil {
 		return nil, st, err
 	}
-	if fi.IsDir() {
-		return nil, st, fmt.Errorf("%s is a directory: %w (give the path of a session's .jsonl file)", path, ErrNotTranscript)
-	}
+	defer f.Close()
 	if fi.Size() < st.Offset {
 		return nil, st, fmt.Errorf("%s is shorter (%d bytes) than the refined offset %d: the transcript was replaced; refine it again from the start", path, fi.Size(), st.Offset)
 	}

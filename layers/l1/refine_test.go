@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/memkeep/memkeep/fixtures"
 	"github.com/memkeep/memkeep/layers/scrub"
@@ -283,6 +285,22 @@ func TestBadInputs(t *testing.T) {
 	}
 	if _, _, err := RefineFile(dir, Options{}); !errors.Is(err, ErrNotTranscript) {
 		t.Errorf("directory: got %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero", "/dev/null"} {
+		done := make(chan error, 1)
+		go func() { _, _, err := RefineFile(p, Options{}); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrNotTranscript) || !strings.Contains(err.Error(), p) {
+				t.Errorf("%s: got %v, want ErrNotTranscript naming the path", p, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("refining %s hangs", p)
+		}
 	}
 	empty := filepath.Join(dir, "empty.jsonl")
 	os.WriteFile(empty, nil, 0o644)
