@@ -12,6 +12,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore/internal/gitignore"
 
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
+	"github.com/memkeep/memkeep/layers/memdir"
 )
 
 // memFile is one file found under the memory folder.
@@ -80,13 +81,18 @@ func isTempFile(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }
 
-// walkMemory lists the files under memRel that git would add: regular files
-// and symlinks, not ignored unless tracked, skipping nested repositories.
+// walkMemory lists the files under memRel that git would add: regular
+// files, not ignored unless tracked, skipping nested repositories. A
+// symbolic link anywhere from memRel down is an error (see
+// memdir.Layout.CheckLinks).
 func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) bool) ([]memFile, error) {
 	var out []memFile
 	var walk func(rel string) error
 	walk = func(rel string) error {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return linkError(root, abs)
+		}
 		ents, err := os.ReadDir(abs)
 		if err != nil {
 			return err
@@ -129,7 +135,10 @@ func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) b
 					mode = 0o100755
 				}
 			case info.Mode()&os.ModeSymlink != 0:
-				mode = 0o120000
+				// git would commit the link itself, but memkeep reads
+				// and rewrites memory files through their names: a link
+				// would let it read and write outside the repository.
+				return linkError(root, filepath.Join(abs, name))
 			default:
 				continue
 			}
@@ -145,4 +154,8 @@ func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) b
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, nil
+}
+
+func linkError(root, p string) error {
+	return memdir.Layout{Root: root}.LinkError(p)
 }

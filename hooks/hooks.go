@@ -156,6 +156,9 @@ func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Outpu
 		// memkeep is not set up in this project (no .claude/memory/).
 		return Output{}, nil, nil
 	}
+	if lerr := l.CheckLinks(); lerr != nil {
+		return Output{}, &Env{Layout: l, Deps: deps, In: in, started: started}, lerr
+	}
 	cfg, cerr := config.Load(l.ConfigFile())
 	env = &Env{Layout: l, Config: cfg, Deps: deps, In: in, started: started}
 	h, ok := handler(event)

@@ -59,7 +59,11 @@ func findLayout(dir string) (memdir.Layout, error) {
 	if dir == "" {
 		dir = "."
 	}
-	return memdir.Find(dir)
+	l, err := memdir.Find(dir)
+	if err != nil {
+		return l, err
+	}
+	return l, l.CheckLinks()
 }
 
 // --- write ---

@@ -84,7 +84,9 @@ func readAll(f *os.File, fi fs.FileInfo) ([]byte, error) {
 // never truncates them in place, and hooks run with debug.SetPanicOnFault
 // so that even then the fault is an error, not a crash.
 func Map(path string) ([]byte, fs.FileInfo, func(), error) {
-	f, err := Open(path, os.O_RDONLY, 0)
+	// Map reads memory files and local state, neither of which is ever a
+	// symbolic link: one would read outside the repository (ELOOP).
+	f, err := Open(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, nil, func() {}, err
 	}

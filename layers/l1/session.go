@@ -120,7 +120,7 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 			return res, err
 		}
 		data := Encode(recs)
-		size, err := appendRecords(l1path, data)
+		size, err := appendRecords(l, l1path, data)
 		if err != nil {
 			return res, err
 		}
@@ -208,11 +208,11 @@ func countFileLines(p string) (int, error) {
 
 // appendRecords appends whole lines with one write, so a reader never sees
 // half a record, and returns the file's size after the write.
-func appendRecords(p string, data []byte) (int64, error) {
+func appendRecords(l memdir.Layout, p string, data []byte) (int64, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return 0, err
 	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := l.OpenNoFollow(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return 0, err
 	}

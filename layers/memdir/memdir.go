@@ -7,10 +7,14 @@ package memdir
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/memkeep/memkeep/internal/fastfile"
 )
 
 // MemoryRel is the memory folder relative to the work tree root, with
@@ -154,4 +158,72 @@ func (l Layout) Rel(p string) (rel string, ok bool) {
 		return "", false
 	}
 	return filepath.ToSlash(r), true
+}
+
+// ErrSymlink is wrapped by the errors of a symbolic link where memkeep
+// reads, writes or commits memory.
+var ErrSymlink = errors.New("symbolic link in the memory folder")
+
+// CheckLinks refuses a memory folder reached through a symbolic link: the
+// folders from the work tree's root down to the memory folder and its
+// sessions and stream folders, and the memory's own named files. A cloned
+// repository can carry such a link (.claude/memory -> ~/private), and
+// following it would write events outside the repository and commit a
+// private folder's files as memory; git itself refuses paths beyond a
+// symbolic link. Files inside sessions/ and stream/ are refused where they
+// are opened (OpenNoFollow) and committed. The cost is a handful of lstat
+// calls, paid by every hook.
+func (l Layout) CheckLinks() error {
+	for _, p := range [...]string{
+		filepath.Join(l.Root, ".claude"), l.MemoryDir(), l.SessionsDir(), l.StreamDir(),
+		l.FactsFile(), l.ConceptsFile(), l.DigestFile(), l.ConfigFile(),
+		filepath.Join(l.MemoryDir(), "project.md"), filepath.Join(l.MemoryDir(), ".gitattributes"),
+	} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return l.LinkError(p)
+		}
+	}
+	return nil
+}
+
+// LinkError says that the path p is a symbolic link memkeep will not
+// follow, where it points, and what to do.
+func (l Layout) LinkError(p string) error {
+	name := p
+	if rel, err := filepath.Rel(l.Root, p); err == nil {
+		name = filepath.ToSlash(rel)
+	}
+	target, _ := os.Readlink(p)
+	return fmt.Errorf("%s is a symbolic link (to %s): memkeep never follows links in the memory folder, so nothing outside the repository is read, written or committed; replace it with a real folder or file: %w", name, target, ErrSymlink)
+}
+
+// OpenNoFollow opens a memory file like os.OpenFile, refusing a symbolic
+// link as its last component with LinkError.
+func (l Layout) OpenNoFollow(p string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := fastfile.Open(p, flag|syscall.O_NOFOLLOW, perm)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, l.LinkError(p)
+	}
+	return f, err
+}
+
+// CheckAllLinks is CheckLinks and a walk of the whole memory folder for
+// any other link: doctor's thorough check, too slow for every hook.
+func (l Layout) CheckAllLinks() error {
+	if err := l.CheckLinks(); err != nil {
+		return err
+	}
+	err := filepath.WalkDir(l.MemoryDir(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return l.LinkError(p)
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }

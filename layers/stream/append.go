@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/scrub"
@@ -54,7 +53,8 @@ func lockPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "stre
 // under a flock on <git dir>/memkeep/stream.lock. The lock costs a few
 // microseconds, dies with its process, and is optional for correctness: when
 // it cannot be had within lockWait, Append writes without it, relying on
-// O_APPEND as above.
+// O_APPEND as above, and leaves the repair of a torn tail to the next
+// append that has the lock.
 //
 // Nothing is fsynced: the hook budget is milliseconds, and the events are
 // a log of activity, not the only copy of anything.
@@ -70,22 +70,25 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 	buf = appendEvent(buf, ev)
 	buf = append(buf, '\n')
 
-	if lk, lerr := filelock.Acquire(lockPath(l), lockWait); lerr == nil {
+	lk, lerr := filelock.Acquire(lockPath(l), lockWait)
+	if lerr == nil {
 		defer lk.Unlock()
 	}
 	path := filepath.Join(l.StreamDir(), MonthFile(ev.Time))
-	f, err := fastfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := l.OpenNoFollow(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(l.StreamDir(), 0o755); err != nil {
 			return ev, fmt.Errorf("append to the event stream: %w", err)
 		}
-		f, err = fastfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err = l.OpenNoFollow(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	}
 	if err != nil {
 		return ev, fmt.Errorf("append to the event stream: %w", err)
 	}
 	line := buf[1:]
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+	// Without the lock another writer's line may be half copied: its last
+	// byte would look torn. The repair waits for a locked append then.
+	if fi, err := f.Stat(); lerr == nil && err == nil && fi.Size() > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
 			line = buf
