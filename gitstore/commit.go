@@ -32,6 +32,7 @@ import (
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/scrub"
 )
 
 // Mode is the `commit:` setting of config.yaml.
@@ -589,7 +590,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	c := &repo.Commit{
 		Author:    repo.Signature{Name: an, Email: ae, When: now},
 		Committer: repo.Signature{Name: cn, Email: ce, When: now},
-		Message:   message(subject, o),
+		Message:   scrub.Text(message(subject, o), l.Root),
 		TreeHash:  newRoot,
 	}
 	if !head.Hash.IsZero() {
@@ -714,7 +715,9 @@ func splice(r *repo.Repo, root plumbing.Hash, path []string, sub plumbing.Hash) 
 	return r.WriteTree(ents)
 }
 
-// message assembles subject, optional body and trailers.
+// message assembles subject, optional body and trailers. The caller
+// scrubs it: a -m text, a concept's name or a rule can carry a secret, and
+// a commit message is as permanent as the memory.
 func message(summary string, o Options) string {
 	var b strings.Builder
 	subject := strings.TrimSpace(o.Message)

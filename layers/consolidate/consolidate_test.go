@@ -176,3 +176,41 @@ func TestContextBudgetAndRecall(t *testing.T) {
 	}
 	_ = m
 }
+
+// TestArgumentDoorsAreScrubbed: a concept name and a forget reason are
+// people's words reaching committed memory: their secrets are redacted
+// before the name is folded and slugged (a lower-cased key is still the
+// key) and before the reason is kept.
+func TestArgumentDoorsAreScrubbed(t *testing.T) {
+	l := project(t)
+	if _, err := Micro(l, "abcd1234-0000-4000-8000-000000000000", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for _, s := range m.Sessions {
+		for _, e := range s.Exchanges {
+			id = e.ID
+		}
+	}
+	if id == "" {
+		t.Fatal("no exchange extracted")
+	}
+	const key = "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	res, err := Assign(l, id, "", "DD_API_KEY="+key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Forget(l, res.Concept.ID, "contains AKIAIOSFODNN7EXAMPLX and DD_API_KEY="+key, clock); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{l.ConceptsFile(), l.FactsFile(), l.DigestFile()} {
+		b, _ := os.ReadFile(f)
+		if s := strings.ToLower(string(b)); strings.Contains(s, key[:12]) || strings.Contains(s, "akiaiosfodnn7") {
+			t.Errorf("%s keeps a secret given as an argument:\n%s", f, b)
+		}
+	}
+}

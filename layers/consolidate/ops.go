@@ -167,7 +167,9 @@ func Assign(l memdir.Layout, exchangeID, conceptID, newName string) (AssignResul
 		}
 		id := conceptID
 		if newName != "" {
-			c, err := m.Concepts.Create(newName)
+			// Scrubbed before Create folds and slugs it: a folded key is
+			// still the key, and the name reaches memory.md and commits.
+			c, err := m.Concepts.Create(scrub.Text(newName, l.Root))
 			if err != nil {
 				return err
 			}
@@ -205,6 +207,7 @@ func AddRule(l memdir.Layout, text string, now time.Time) (*l4.Rule, bool, error
 // core-logic item, concept or L2 record, and keeps the removal with its
 // reason in facts.json's history.
 func Forget(l memdir.Layout, id, reason string, now time.Time) (l4.Forgotten, error) {
+	reason = scrub.Text(reason, l.Root) // kept in facts.json's history
 	var fg l4.Forgotten
 	_, err := update(l, func(m *Memory) error {
 		var err error
