@@ -18,14 +18,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"golang.org/x/sys/unix"
 
 	"github.com/memkeep/memkeep/gitstore/internal/gitindex"
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
@@ -165,6 +166,7 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 		return deferResult(l, o, deferf("another memkeep commit is still running (%v)", err))
 	}
 	defer lk.Unlock()
+	defer releaseOnSignal(l)()
 
 	pend, _ := Pending(l)
 	if pend != nil {
@@ -251,26 +253,70 @@ func lockIndex(l memdir.Layout) (*indexLock, error) {
 
 // A memkeep process that dies mid-commit (killed by Claude Code's hook
 // timeout, say) leaves git lock files that no git process owns. Each lock
-// memkeep creates is recorded in commit-inflight with the process id and
-// the lock's inode; the next commit, holding memkeep's own commit lock,
-// removes exactly those locks when that process is gone.
+// memkeep creates is recorded in commit-inflight with the process id, the
+// lock's inode and its birth time; the next commit, holding memkeep's own
+// commit lock, removes exactly those locks when that process is gone.
+//
+// Pid and inode alone do not prove a lock is memkeep's: after the user
+// removes a stale index.lock as git advises, git's next lock file may get
+// the same inode number, and removing it breaks the user's commit. A
+// reused inode gets a new generation number, and the new file a new birth
+// time; where the file system keeps neither, memkeep cannot prove anything
+// and leaves the lock to the user.
 
 func inflightPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "commit-inflight") }
 
-func recordLock(l memdir.Layout, lockPath string) {
-	fi, err := os.Stat(lockPath)
+// lockID identifies one lock file: its inode, the inode's generation
+// (which ext4, xfs and btrfs draw anew each time an inode number is
+// reused; -1 where the file system has none) and the file's birth time
+// (zero where unknown).
+type lockID struct {
+	ino        uint64
+	gen        int64
+	bsec, bnsc int64
+}
+
+func (id lockID) String() string {
+	return fmt.Sprintf("%d %d %d.%09d", id.ino, id.gen, id.bsec, id.bnsc)
+}
+
+// fsIocGetversion is FS_IOC_GETVERSION, _IOR('v', 1, long), which
+// x/sys/unix does not name.
+const fsIocGetversion = 0x80087601
+
+// statLock is the lock file's identity; ok is false when it is missing or
+// nothing tells a reused inode from the original (no generation and no
+// birth time).
+func statLock(p string) (id lockID, ok bool) {
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return
+		return lockID{}, false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	defer unix.Close(fd)
+	var st unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_INO|unix.STATX_BTIME, &st) != nil {
+		return lockID{}, false
+	}
+	id = lockID{ino: st.Ino, gen: -1}
+	if g, err := unix.IoctlGetInt(fd, fsIocGetversion); err == nil {
+		id.gen = int64(uint32(g))
+	}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		id.bsec, id.bnsc = st.Btime.Sec, int64(st.Btime.Nsec)
+	}
+	return id, id.gen != -1 || id.bsec != 0
+}
+
+func recordLock(l memdir.Layout, lockPath string) {
+	id, ok := statLock(lockPath)
 	if !ok {
-		return
+		return // nothing could prove it ours later: never removed by memkeep
 	}
 	f, err := os.OpenFile(inflightPath(l), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
-	fmt.Fprintf(f, "%d %d %s\n", os.Getpid(), uint64(st.Ino), lockPath)
+	fmt.Fprintf(f, "%d %s %s\n", os.Getpid(), id, lockPath)
 	f.Close()
 }
 
@@ -289,27 +335,64 @@ func RecoverLocks(l memdir.Layout) {
 	cleanStaleLocks(l)
 }
 
+// releaseOnSignal makes SIGTERM, SIGINT and SIGHUP during a commit remove
+// the git locks this process holds before it exits, as git does, so that
+// a memkeep stopped by Claude Code or the user never leaves index.lock
+// behind for the user's next git command. It returns the function that
+// ends the watch.
+func releaseOnSignal(l memdir.Layout) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			removeRecordedLocks(l, func(pid int) bool { return pid == os.Getpid() })
+			os.Remove(inflightPath(l))
+			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
+// removeRecordedLocks removes the recorded locks whose process mine
+// accepts and that are still the very files that process created.
+func removeRecordedLocks(l memdir.Layout, mine func(pid int) bool) {
+	b, err := os.ReadFile(inflightPath(l))
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var pid int
+		var want lockID
+		var path string
+		if n, _ := fmt.Sscanf(line, "%d %d %d %d.%d %s", &pid, &want.ino, &want.gen, &want.bsec, &want.bnsc, &path); n != 6 || !mine(pid) {
+			continue // not a line this version wrote, or not that process's
+		}
+		path = line[strings.Index(line, " /")+1:] // the path may hold spaces
+		if got, ok := statLock(path); ok && got == want {
+			os.Remove(path)
+		}
+	}
+}
+
 func cleanStaleLocks(l memdir.Layout) {
 	b, err := os.ReadFile(inflightPath(l))
 	if err != nil {
 		return
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.SplitN(line, " ", 3)
-		if len(f) != 3 {
-			continue
-		}
-		pid, _ := strconv.Atoi(f[0])
-		ino, _ := strconv.ParseUint(f[1], 10, 64)
+		var pid int
+		fmt.Sscanf(line, "%d", &pid)
 		if pid == os.Getpid() || pid <= 0 || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
 			return // its owner may still be alive: leave everything
 		}
-		if fi, err := os.Stat(f[2]); err == nil {
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok && uint64(st.Ino) == ino {
-				os.Remove(f[2])
-			}
-		}
 	}
+	removeRecordedLocks(l, func(int) bool { return true })
 	os.Remove(inflightPath(l))
 }
 

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -594,10 +593,12 @@ func TestRecoverLocks(t *testing.T) {
 		if err := os.WriteFile(lock, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		fi, _ := os.Stat(lock)
-		ino := fi.Sys().(*syscall.Stat_t).Ino
+		id, ok := statLock(lock)
+		if !ok {
+			t.Skip("this file system keeps no inode generation nor birth time: memkeep never removes a lock here")
+		}
 		os.MkdirAll(l.StateDir(), 0o755)
-		os.WriteFile(inflightPath(l), []byte(fmt.Sprintf("%d %d %s\n", pid, ino, lock)), 0o644)
+		os.WriteFile(inflightPath(l), []byte(fmt.Sprintf("%d %s %s\n", pid, id, lock)), 0o644)
 	}
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
@@ -626,6 +627,33 @@ func TestRecoverLocks(t *testing.T) {
 	RecoverLocks(l)
 	if _, err := os.Stat(lock); err != nil {
 		t.Errorf("git's own lock was removed: %v", err)
+	}
+	os.Remove(lock)
+
+	// The user removed a dead commit's lock as git advises, and git's next
+	// lock file got the same inode: it is git's, and stays.
+	record(dead.Process.Pid)
+	old, _ := statLock(lock)
+	reused := false
+	for range 200 {
+		os.Remove(lock)
+		os.WriteFile(lock, nil, 0o644)
+		if id, _ := statLock(lock); id.ino == old.ino {
+			reused = true
+			break
+		}
+	}
+	if !reused {
+		// The file system gave no inode twice: write the record as if it had.
+		id, _ := statLock(lock)
+		os.WriteFile(inflightPath(l), []byte(fmt.Sprintf("%d %s %s\n", dead.Process.Pid, lockID{id.ino, old.gen, old.bsec, old.bnsc}, lock)), 0o644)
+	}
+	if id, _ := statLock(lock); id == old {
+		t.Skip("the new lock has the old one's inode, generation and birth time: nothing can tell them apart")
+	}
+	RecoverLocks(l)
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("git's lock with a reused inode was removed (reused for real: %v): %v", reused, err)
 	}
 }
 

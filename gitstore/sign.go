@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
+	"github.com/memkeep/memkeep/internal/extcmd"
 )
 
 // Memory commits are signed as git signs commits when commit.gpgsign is
@@ -68,10 +69,16 @@ func configured(cfg *repo.Config, format, def string) string {
 	return def
 }
 
+// SignTimeout bounds a signing program. gpg may wait for a passphrase
+// prompt (pinentry) or a smartcard that never comes; a hook holding the
+// commit for that long would stall Claude Code, so the commit is deferred
+// with the reason instead.
+const SignTimeout = 10 * time.Second
+
 // signOpenPGP runs gpg as git does: a detached, armored signature of the
 // payload by key, checked by the status line gpg writes on success.
 func signOpenPGP(prog, key string, payload []byte) (string, error) {
-	cmd := exec.Command(prog, "--status-fd=2", "-bsau", key)
+	cmd := extcmd.Command(SignTimeout, prog, "--status-fd=2", "-bsau", key)
 	cmd.Stdin = bytes.NewReader(payload)
 	var out, status bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &status
@@ -94,7 +101,7 @@ func signSSH(prog, keyFile string, payload []byte, extra ...string) (string, err
 		return "", err
 	}
 	args := append([]string{"-Y", "sign", "-n", "git", "-f", keyFile}, extra...)
-	cmd := exec.Command(prog, append(args, buf)...)
+	cmd := extcmd.Command(SignTimeout, prog, append(args, buf)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -2,13 +2,12 @@ package l2
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"slices"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/extcmd"
 	"github.com/memkeep/memkeep/layers/l1"
 )
 
@@ -39,14 +38,12 @@ func CommandEvaluator(command string, timeout time.Duration) Evaluator {
 			in[i] = brief{c.ID, c.Summary, c.Details, c.Files, c.Commands, c.Type, c.Significance}
 		}
 		body, _ := json.Marshal(in)
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		cmd := extcmd.Command(timeout, "sh", "-c", command)
 		cmd.Stdin = bytes.NewReader(body)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("evaluator %q: %v: %s", command, err, bytes.TrimSpace(errb.Bytes()))
+			return nil, fmt.Errorf("evaluator %q: %w: %s", command, err, bytes.TrimSpace(errb.Bytes()))
 		}
 		var scores map[string]float64
 		if err := json.Unmarshal(out.Bytes(), &scores); err != nil {
