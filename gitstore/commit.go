@@ -31,6 +31,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore/internal/gitindex"
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fault"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/scrub"
@@ -108,6 +109,7 @@ func deferf(format string, a ...any) error { return deferral{fmt.Sprintf(format,
 var testHook func(step string) error
 
 func step(name string) error {
+	fault.Point("commit-" + name)
 	if testHook != nil {
 		return testHook(name)
 	}

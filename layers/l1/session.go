@@ -10,10 +10,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fault"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
@@ -30,6 +32,17 @@ type syncState struct {
 	// While the file still has that size nobody else appended to it, and
 	// L1Lines is its line count without reading it again.
 	L1Size int64 `json:"l1_size,omitempty"`
+	// Intent is written before an append and cleared after it: a process
+	// killed in between leaves it, and the next Sync learns from the L1
+	// file's size whether the append happened (see recover).
+	Intent *syncIntent `json:"intent,omitempty"`
+}
+
+// syncIntent is an append under way: the L1 file grows from From to To
+// bytes, and Prev is the state to return to if it did not.
+type syncIntent struct {
+	From, To int64
+	Prev     syncState
 }
 
 // SyncOptions tune Sync.
@@ -91,9 +104,32 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 	if ss.Base == "" && opts.Base != "" {
 		ss.Base = opts.Base
 	}
+	if err := ss.recover(l); err != nil {
+		return SyncResult{}, err
+	}
+	var have map[string]int // records already in a reverted L1 file
+	if ss.Base != "" && ss.L1Lines > 0 && ss.reverted(l.L1File(ss.Base)) {
+		// The file no longer holds what the state says (git stash, reset
+		// --hard, checkout -- .claude/memory): refine again from the
+		// start and append what the file lacks.
+		if have, err = recordSet(l.L1File(ss.Base)); err != nil {
+			return SyncResult{}, err
+		}
+		ss.Refine, ss.L1Size = State{}, 0
+	}
 	recs, st, err := RefineFrom(abs, ss.Refine, Options{Root: l.Root}, opts.Final)
 	if err != nil {
 		return SyncResult{}, err
+	}
+	if have != nil {
+		recs = slices.DeleteFunc(recs, func(r Record) bool {
+			k := string(Encode([]Record{r}))
+			if have[k] > 0 {
+				have[k]--
+				return true
+			}
+			return false
+		})
 	}
 	if opts.LastMessage != "" && !opts.Final {
 		recs = append(recs, flushEndedText(&st, Options{Root: l.Root}, opts.LastMessage)...)
@@ -120,10 +156,21 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 			return res, err
 		}
 		data := Encode(recs)
-		size, err := appendRecords(l, l1path, data)
-		if err != nil {
+		// The intent goes first: a kill after the append and before the
+		// state is saved must not refine the same lines again (they would
+		// be appended twice), nor one before the append lose them.
+		intent := ss
+		intent.Intent = &syncIntent{From: sizeBefore, To: sizeBefore + int64(len(data)), Prev: ss}
+		intent.Refine = st
+		if err := writeSyncState(statePath, intent); err != nil {
 			return res, err
 		}
+		fault.Point("l1-append")
+		size, err := appendRecords(l, l1path, data)
+		if err != nil {
+			return res, errors.Join(err, writeSyncState(statePath, ss))
+		}
+		fault.Point("l1-state")
 		res.New = recs
 		res.FirstLine = before + 1
 		ss.L1Lines = before + len(recs)
@@ -136,11 +183,85 @@ func Sync(l memdir.Layout, transcript string, opts SyncOptions) (SyncResult, err
 	}
 	res.Lines = ss.L1Lines
 	ss.Refine = st
-	b, _ := json.Marshal(ss)
-	if err := atomicfile.WriteFile(statePath, b, 0o644); err != nil {
+	ss.Intent = nil
+	if err := writeSyncState(statePath, ss); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+func writeSyncState(p string, ss syncState) error {
+	b, _ := json.Marshal(ss)
+	return atomicfile.WriteFile(p, b, 0o644)
+}
+
+// recover settles an append a killed Sync left under way: the L1 file's
+// size says whether it happened (the state after it stands), did not (the
+// state before it stands) or was cut short (the partial lines are cut and
+// the state before it stands). Nothing is lost and nothing is appended
+// twice.
+func (ss *syncState) recover(l memdir.Layout) error {
+	in := ss.Intent
+	if in == nil {
+		return nil
+	}
+	p := l.L1File(ss.Base)
+	var size int64
+	if fi, err := os.Stat(p); err == nil {
+		size = fi.Size()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	switch {
+	case size >= in.To:
+		ss.Intent = nil
+	case size > in.From:
+		if err := os.Truncate(p, in.From); err != nil {
+			return err
+		}
+		*ss = in.Prev
+	default:
+		*ss = in.Prev
+	}
+	return nil
+}
+
+// reverted reports whether the L1 file at p holds less than this
+// transcript's state says it appended: it was put back to an older version
+// or removed.
+func (ss *syncState) reverted(p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	if ss.L1Size > 0 {
+		return fi.Size() < ss.L1Size
+	}
+	n, err := countFileLines(p)
+	return err == nil && n < ss.L1Lines
+}
+
+// recordSet counts the records of the L1 file at p by their encoding, its
+// torn last line, if any, cut first.
+func recordSet(p string) (map[string]int, error) {
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]int{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if i := bytes.LastIndexByte(b, '\n'); i+1 < len(b) {
+		if err := os.Truncate(p, int64(i+1)); err != nil {
+			return nil, err
+		}
+		b = b[:i+1]
+	}
+	have := map[string]int{}
+	for line := range bytes.Lines(b) {
+		have[string(line)]++
+	}
+	return have, nil
 }
 
 // Reset forgets where Sync stopped for a transcript, so that the next Sync
@@ -216,7 +337,15 @@ func appendRecords(l memdir.Layout, p string, data []byte) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	before, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		f.Close()
+		return 0, err
+	}
 	if _, err := f.Write(data); err != nil {
+		// A full disk takes part of the lines: cut them, so that no torn
+		// line is left for the next append to glue onto, or to commit.
+		f.Truncate(before)
 		f.Close()
 		return 0, err
 	}

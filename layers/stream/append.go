@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memkeep/memkeep/internal/fault"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/scrub"
@@ -47,10 +49,10 @@ func lockPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "stre
 // file whose last line was cut short (a crash or a full disk mid-write):
 // the next line would be glued to the stub and both lost to readers. So
 // Append looks at the file's last byte (one pread, never a read of the
-// content) and starts its line with a newline when the last byte is not
-// one. That check must not race with another writer's half-copied line,
-// or it would add a stray blank line, so the check and the write are done
-// under a flock on <git dir>/memkeep/stream.lock. The lock costs a few
+// content) and, when it is not a newline, cuts the torn line before
+// writing (a write that fails half way is cut the same way). That check
+// must not race with another writer's half-copied line, so the check and
+// the write are done under a flock on <git dir>/memkeep/stream.lock. The lock costs a few
 // microseconds, dies with its process, and is optional for correctness: when
 // it cannot be had within lockWait, Append writes without it, relying on
 // O_APPEND as above, and leaves the repair of a torn tail to the next
@@ -63,12 +65,8 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 	if err != nil {
 		return ev, err
 	}
-	// One spare byte in front for the torn-tail newline, so the line is
-	// never copied.
-	buf := make([]byte, 1, 192+len(ev.Summary)+len(ev.Content))
-	buf[0] = '\n'
-	buf = appendEvent(buf, ev)
-	buf = append(buf, '\n')
+	line := appendEvent(make([]byte, 0, 192+len(ev.Summary)+len(ev.Content)), ev)
+	line = append(line, '\n')
 
 	lk, lerr := filelock.Acquire(lockPath(l), lockWait)
 	if lerr == nil {
@@ -85,16 +83,28 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 	if err != nil {
 		return ev, fmt.Errorf("append to the event stream: %w", err)
 	}
-	line := buf[1:]
-	// Without the lock another writer's line may be half copied: its last
-	// byte would look torn. The repair waits for a locked append then.
-	if fi, err := f.Stat(); lerr == nil && err == nil && fi.Size() > 0 {
+	// Under the lock a torn last line (a crash or a full disk mid-write)
+	// is cut before the new line goes out, so it is never glued to it nor
+	// committed. Without the lock another writer's line may be half
+	// copied and look torn: the repair waits for a locked append then.
+	var size int64 = -1
+	if fi, err := f.Stat(); lerr == nil && err == nil {
+		size = fi.Size()
 		var last [1]byte
-		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
-			line = buf
+		if size > 0 {
+			if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
+				if size, err = cutTorn(f, size); err != nil {
+					f.Close()
+					return ev, fmt.Errorf("cut the torn last line of %s: %w", path, err)
+				}
+			}
 		}
 	}
+	fault.Point("stream-append")
 	_, err = f.Write(line)
+	if err != nil && size >= 0 {
+		f.Truncate(size) // a full disk took part of the line: leave none of it
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -102,4 +112,24 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 		return ev, fmt.Errorf("append to %s: %w", path, err)
 	}
 	return ev, nil
+}
+
+// cutTorn truncates f, of size bytes, after its last newline and returns
+// the new size. The file is read backwards in blocks, so a long torn
+// line costs only its own bytes.
+func cutTorn(f *os.File, size int64) (int64, error) {
+	buf := make([]byte, 4096)
+	end := size
+	for end > 0 {
+		n := min(int64(len(buf)), end)
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return size, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			end = end - n + int64(i) + 1
+			break
+		}
+		end -= n
+	}
+	return end, f.Truncate(end)
 }

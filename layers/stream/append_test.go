@@ -96,7 +96,9 @@ func TestAppendRedacts(t *testing.T) {
 	}
 }
 
-func TestAppendRepairsTornLastLine(t *testing.T) {
+// TestAppendCutsTornLastLine: the stub a crash left is cut before the
+// next event is written, so it is neither glued to it nor committed.
+func TestAppendCutsTornLastLine(t *testing.T) {
 	l := newLayout(t)
 	first := mustAppend(t, l, t0, "prompt", "before the crash")
 	path := filepath.Join(l.StreamDir(), "2026-03.jsonl")
@@ -110,15 +112,15 @@ func TestAppendRepairsTornLastLine(t *testing.T) {
 
 	after := mustAppend(t, l, t0.Add(time.Second), "prompt", "after the crash")
 	lines := readLines(t, path)
-	if len(lines) != 4 || lines[2] != string(Encode(after))+"\n" {
-		t.Fatalf("the new event did not start a line of its own:\n%q", lines)
+	if len(lines) != 3 || lines[1] != string(Encode(after))+"\n" {
+		t.Fatalf("the torn line was not cut before the new event:\n%q", lines)
 	}
 	evs, bad, err := Query(l, Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad != 1 || len(evs) != 2 || evs[0].ID != after.ID || evs[1].ID != first.ID {
-		t.Fatalf("query: %d events, %d malformed; want both events and 1 malformed", len(evs), bad)
+	if bad != 0 || len(evs) != 2 || evs[0].ID != after.ID || evs[1].ID != first.ID {
+		t.Fatalf("query: %d events, %d malformed; want both events and nothing malformed", len(evs), bad)
 	}
 	// A healthy file gets no blank line.
 	mustAppend(t, l, t0.Add(2*time.Second), "prompt", "again")
