@@ -31,6 +31,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore/internal/gitindex"
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/extcmd"
 	"github.com/memkeep/memkeep/internal/fault"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -71,6 +72,13 @@ type Trailer struct {
 type Options struct {
 	// Mode is auto when empty.
 	Mode Mode
+	// Scan, when set, is the user's secret scanner (config.yaml's scan:).
+	// memkeep's commits are made with git plumbing and run no git hook,
+	// the user's pre-commit hook included; Scan is how a scanner vets a
+	// memory commit instead. It runs through sh -c in the work tree's
+	// root, with MEMKEEP_MEMORY_DIR naming the memory folder, before the
+	// commit is made; a non-zero exit defers the commit with its output.
+	Scan string
 	// Message, when set, replaces the computed subject (memkeep commit -m);
 	// the per-layer summary then opens the body.
 	Message string
@@ -169,6 +177,11 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 	}
 	defer lk.Unlock()
 	defer releaseOnSignal(l)()
+	if o.Scan != "" {
+		if err := runScan(l, o.Scan); err != nil {
+			return deferResult(l, o, deferral{err.Error()})
+		}
+	}
 
 	pend, _ := Pending(l)
 	if pend != nil {
@@ -189,6 +202,22 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 		os.Remove(pendingPath(l))
 	}
 	return res, nil
+}
+
+// ScanTimeout bounds the user's secret scanner.
+const ScanTimeout = 30 * time.Second
+
+// runScan runs the secret scanner over the memory folder.
+func runScan(l memdir.Layout, command string) error {
+	cmd := extcmd.Command(ScanTimeout, "sh", "-c", command)
+	cmd.Dir = l.Root
+	cmd.Env = append(os.Environ(), "MEMKEEP_MEMORY_DIR="+filepath.Join(l.Root, filepath.FromSlash(memRel)))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("the secret scanner (scan: %s in config.yaml) refused the memory commit: %v: %s; fix or forget what it found (memkeep forget), then memkeep commit", command, err, firstLines(out.String(), 3))
+	}
+	return nil
 }
 
 func deferResult(l memdir.Layout, o Options, err error) (Result, error) {

@@ -720,3 +720,24 @@ func TestCommitSignsWithSSH(t *testing.T) {
 	}
 	verify("literal key through the agent")
 }
+
+// TestScanVetsAMemoryCommit: the user's secret scanner (scan: in
+// config.yaml) runs over the memory folder before a memory commit; when it
+// objects the commit waits, with the scanner's words, and nothing is
+// committed; once it passes, the commit lands.
+func TestScanVetsAMemoryCommit(t *testing.T) {
+	l := newRepo(t)
+	write(t, l.Root, ".claude/memory/facts.json", `{"rules":["deploy with hunter2"]}`+"\n")
+	scanner := `if grep -rq hunter2 "$MEMKEEP_MEMORY_DIR"; then echo "leak: hunter2 in facts.json"; exit 1; fi`
+	res, err := Commit(l, Options{Scan: scanner})
+	if err != nil || res.Status != Deferred || !strings.Contains(res.Reason, "leak: hunter2 in facts.json") || !strings.Contains(res.Reason, "secret scanner") {
+		t.Fatalf("with a finding: %+v %v; want deferred with the scanner's output", res, err)
+	}
+	if out, _ := gitOK(l.Root, "log", "--all", "-p"); strings.Contains(out, "hunter2") {
+		t.Fatalf("the finding was committed:\n%s", out)
+	}
+	write(t, l.Root, ".claude/memory/facts.json", `{"rules":["deploy with the vault token"]}`+"\n")
+	if res, err := Commit(l, Options{Scan: scanner}); err != nil || res.Status != Committed {
+		t.Fatalf("clean memory: %+v %v; want committed", res, err)
+	}
+}

@@ -121,7 +121,8 @@ func commitAfter(l memdir.Layout, mode, sessions string, s *streams) {
 			trailers = append(trailers, gitstore.Trailer{Key: "Memkeep-Session", Value: sid})
 		}
 	}
-	res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: trailers})
+	cfg, _ := config.Load(l.ConfigFile())
+	res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: trailers, Scan: cfg.Scan})
 	switch {
 	case err != nil:
 		fmt.Fprintf(s.err, "memkeep: commit: %v (the memory is written; `memkeep commit` retries)\n", err)

@@ -60,9 +60,9 @@ func runCommit(_ context.Context, o commitOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	cfg, _ := config.Load(l.ConfigFile())
 	mode := o.Mode
 	if mode == "" {
-		cfg, _ := config.Load(l.ConfigFile())
 		mode = cfg.Commit
 	}
 	switch mode {
@@ -70,7 +70,7 @@ func runCommit(_ context.Context, o commitOptions, s *streams) error {
 	default:
 		return usagef("--mode %q: want auto, stage or off", mode)
 	}
-	opts := gitstore.Options{Mode: gitstore.Mode(mode), Message: o.Message}
+	opts := gitstore.Options{Mode: gitstore.Mode(mode), Message: o.Message, Scan: cfg.Scan}
 	if o.Session != "" {
 		opts.Trailers = []gitstore.Trailer{{Key: "Memkeep-Session", Value: o.Session}}
 	}

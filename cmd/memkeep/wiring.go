@@ -8,6 +8,7 @@ import (
 
 	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
+	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -134,7 +135,8 @@ func currentBranch(l memdir.Layout) string {
 type gitAdapter struct{}
 
 func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, error) {
-	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait}
+	cfg, _ := config.Load(l.ConfigFile())
+	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan}
 	if sid != "" {
 		o.Trailers = []gitstore.Trailer{{Key: "Memkeep-Session", Value: sid}}
 	}

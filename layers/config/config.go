@@ -27,6 +27,10 @@ type Config struct {
 	// Evaluator, when set, is a command that scores L2 candidates instead
 	// of the built-in heuristic (JSON on stdin and stdout).
 	Evaluator string `yaml:"evaluator"`
+	// Scan, when set, is a secret scanner run over the memory folder before
+	// each memory commit (memkeep's commits run no git hook); a non-zero
+	// exit defers the commit.
+	Scan string `yaml:"scan"`
 }
 
 // StopConfig bounds how the Stop hook asks the agent to update memory.

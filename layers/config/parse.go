@@ -45,6 +45,7 @@ var sections = []section{
 	{"", []setting{
 		{"commit", func(c *Config, v scalar) error { return v.str(&c.Commit) }},
 		{"evaluator", func(c *Config, v scalar) error { return v.str(&c.Evaluator) }},
+		{"scan", func(c *Config, v scalar) error { return v.str(&c.Scan) }},
 	}},
 	{"stop", []setting{
 		{"enforce", func(c *Config, v scalar) error { return v.str(&c.Stop.Enforce) }},

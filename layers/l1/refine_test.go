@@ -402,3 +402,23 @@ func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
 		t.Errorf("an ordinary edit: %q", d)
 	}
 }
+
+// TestDeveloperSecretsNeverReachL1: credentials typed the way developers
+// type them (flags, headers, webhook URLs, token-printing commands,
+// base64, a wrapped line, prose) leave no part in L1.
+func TestDeveloperSecretsNeverReachL1(t *testing.T) {
+	fx := fixtures.DeveloperSecrets()
+	recs, _ := refineBytes(t, fx.Data, fixtures.Root)
+	out := string(Encode(recs))
+	for _, sec := range fx.Secrets {
+		for i := 0; i+8 <= len(sec); i++ {
+			if strings.Contains(out, sec[i:i+8]) {
+				t.Errorf("part %q of a planted secret reached L1", sec[i:i+8])
+				break
+			}
+		}
+	}
+	if n := strings.Count(out, "[REDACTED:"); n < len(fx.Secrets)-2 {
+		t.Errorf("only %d redaction marks for %d planted secrets:\n%s", n, len(fx.Secrets), out)
+	}
+}

@@ -3,6 +3,7 @@ package l1
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/memkeep/memkeep/layers/redact"
 	"github.com/memkeep/memkeep/layers/scrub"
 	"strconv"
 	"strings"
@@ -194,6 +195,9 @@ func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
 		}
 		rec.Err = b.IsError || code != 0
 		rec.Res = r.short(text, rec.Err)
+		if rec.Res != "" && !rec.Err && redact.PrintsSecret(rec.Cmd) {
+			rec.Res = redact.CommandOutput
+		}
 	case "Read":
 		if rec.Lines == "" && !rec.Err {
 			// A whole-file read: Claude Code says which lines it returned;

@@ -206,7 +206,7 @@ func valueAt(s string, r int) (vs, ve, after int, quoted bool) {
 		return r + 1, e, e, true
 	}
 	e := r
-	for e < len(s) && e-r < maxValue && !stopsBareValue(s[e]) {
+	for e < len(s) && e-r < maxValue && (!stopsBareValue(s[e]) || gluedSemicolon(s, e)) {
 		e++
 	}
 	after = e
@@ -255,6 +255,13 @@ func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 
 func isNameChar(c byte) bool {
 	return identStart(c) || isDigit(c) || c == '.' || c == '-'
+}
+
+// gluedSemicolon reports a ';' inside a bare value (DB_PASSWORD=a;b in an
+// env file): one that separates shell commands or statements is followed
+// by a space, a line end or the end of the text.
+func gluedSemicolon(s string, i int) bool {
+	return s[i] == ';' && i+1 < len(s) && !stopsBareValue(s[i+1])
 }
 
 func stopsBareValue(c byte) bool {

@@ -108,12 +108,38 @@ var rules = [...]rule{
 		expr: `\bdo[opr]_v1_[a-f0-9]{64}\b`, check: notPlaceholder},
 	{kinds: []string{"shopify-token"}, keywords: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
 		expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`, check: notPlaceholder},
+	{kinds: []string{"vault-token"}, keywords: []string{"hvs.", "hvb.", "hvr."},
+		// HashiCorp Vault service, batch and recovery tokens.
+		expr: `\bhv[sbr]\.[A-Za-z0-9_-]{24,}`, check: notPlaceholder},
+	{kinds: []string{"age-secret-key"}, keywords: []string{"AGE-SECRET-KEY-1"},
+		expr: `AGE-SECRET-KEY-1[0-9A-Z]{50,}`},
+	{kinds: []string{"docker-token"}, keywords: []string{"dckr_pat_", "dckr_oat_"},
+		expr: `\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`, check: notPlaceholder},
+	{kinds: []string{"mailgun-key"}, keywords: []string{"key-"},
+		// Mailgun's private API keys: "key-" and 32 lower-case letters
+		// and digits.
+		expr: `\bkey-[0-9a-z]{32}\b`, check: mixedLowerDigits},
+	{kinds: []string{"azure-sas"}, keywords: []string{"sig="},
+		// The signature of an Azure shared access signature, base64
+		// and URL-encoded: the rest of the SAS is metadata.
+		expr: `\bsig=[A-Za-z0-9%+/=_-]{16,}`},
+	{kinds: []string{"discord-webhook"}, keywords: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
+		expr: `discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{20,}`},
+	{kinds: []string{"teams-webhook"}, keywords: []string{"webhook.office.com/"},
+		expr: `webhook\.office\.com/webhookb2/[A-Za-z0-9@/._-]+`},
+	{kinds: []string{"telegram-token"}, keywords: []string{":AA"}, find: findTelegramToken},
+	{kinds: []string{"base64-secret"}, keywords: base64Prefixes, find: findBase64Secrets},
 	{kinds: []string{"jwt"}, keywords: []string{"eyJ"},
 		// Header and payload are base64url JSON objects, so both
 		// start with "eyJ" ({"); the signature may be empty.
 		expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`},
 	{kinds: []string{"url-password"}, keywords: []string{"://"}, find: findURLPasswords},
 	{kinds: []string{"bearer-token", "basic-auth"}, foldKeywords: []string{"bearer", "basic"}, find: findAuthSchemes},
+	{kinds: []string{"authorization"}, foldKeywords: []string{"authorization"}, find: findAuthorization},
+	{kinds: []string{"cookie"}, foldKeywords: []string{"cookie:"}, find: findCookies},
+	{kinds: []string{"user-password"}, keywords: []string{" -u", "--user"}, find: findUserFlag},
+	{kinds: []string{"cli-password"}, keywords: []string{"mysql", "mariadb", "sshpass", "redis-cli", "docker login", "podman login", "helm registry login"}, find: findPasswordFlags},
+	{kinds: []string{"password"}, foldKeywords: []string{"password is ", "password was ", "passphrase is ", "passphrase was ", "passwd is ", "pin is "}, find: findProsePassword},
 	{kinds: []string{"secret-assignment", "aws-secret-key", "generic-high-entropy"}, foldKeywords: nameKeywords, find: findNamed},
 }
 
@@ -147,9 +173,20 @@ func (r *rule) findPattern(s string, dst []span) []span {
 			if m != nil && m[1] == len(w) && len(w) < len(s)-pos {
 				m = re.FindStringIndex(s[pos:])
 			}
+			if m == nil && runsIntoBreak(w) {
+				// A token continued over a line break (a wrapped
+				// terminal line, a backslash continuation) that is too
+				// short to be one on its own line. A token already
+				// whole before the break is not joined to the next
+				// line, which may begin another assignment.
+				if e, ok := matchAcrossBreaks(re, w); ok {
+					m = []int{0, e}
+				}
+			}
 			if m == nil {
 				continue
 			}
+			m[1] = urlEncodedTail(s, pos+m[1]) - pos
 			// Past a rejected match too: a token inside a run of filler
 			// is no token, and skipping keeps the scan linear.
 			i = pos + m[1]
@@ -227,3 +264,79 @@ func hexToken(tok string) bool {
 	}
 	return dig && let && notPlaceholder(tok)
 }
+
+// mixedLowerDigits accepts tokens whose body mixes lower-case letters and
+// digits, as generated keys do ("key-" and a word of 32 letters is not).
+func mixedLowerDigits(tok string) bool {
+	var lo, dig bool
+	for i := 4; i < len(tok); i++ {
+		lo = lo || isLower(tok[i])
+		dig = dig || isDigit(tok[i])
+	}
+	return lo && dig && notPlaceholder(tok)
+}
+
+// atLineBreak reports whether a line break (or a backslash continuing
+// the line) stands at s[i].
+func atLineBreak(s string, i int) bool {
+	return i < len(s) && (s[i] == '\n' || s[i] == '\r' || s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n')
+}
+
+// runsIntoBreak reports whether the token starting w runs into a line
+// break: only then can it continue on the next line.
+func runsIntoBreak(w string) bool {
+	i := 0
+	for i < len(w) && (isTokenChar(w[i]) || w[i] == '.' || w[i] == '-') {
+		i++
+	}
+	return i > 0 && atLineBreak(w, i)
+}
+
+// matchAcrossBreaks matches re against w with its line breaks (and the
+// indentation after them) taken out, and returns where in w the match ends
+// when it crosses one.
+func matchAcrossBreaks(re *regexp.Regexp, w string) (int, bool) {
+	var b strings.Builder
+	idx := make([]int, 0, len(w))
+	firstBreak := -1
+	for i := 0; i < len(w); i++ {
+		if atLineBreak(w, i) {
+			if firstBreak < 0 {
+				firstBreak = b.Len()
+			}
+			for i < len(w) && (w[i] == '\\' || w[i] == '\n' || w[i] == '\r') {
+				i++
+			}
+			for i < len(w) && (w[i] == ' ' || w[i] == '\t' || w[i] == '>') {
+				i++
+			}
+			i--
+			continue
+		}
+		b.WriteByte(w[i])
+		idx = append(idx, i)
+	}
+	if firstBreak < 0 {
+		return 0, false
+	}
+	m := re.FindStringIndex(b.String())
+	if m == nil || m[1] <= firstBreak {
+		return 0, false
+	}
+	return idx[m[1]-1] + 1, true
+}
+
+// urlEncodedTail extends a token that ends at s[e] over the URL-encoded
+// rest of it ("…%2Drest"): percent escapes and the token characters
+// between them.
+func urlEncodedTail(s string, e int) int {
+	for e+2 < len(s) && s[e] == '%' && isHex(s[e+1]) && isHex(s[e+2]) {
+		e += 3
+		for e < len(s) && (isWordChar(s[e]) || s[e] == '-') {
+			e++
+		}
+	}
+	return e
+}
+
+func isHex(c byte) bool { return isDigit(c) || 'a' <= lower(c) && lower(c) <= 'f' }
