@@ -469,17 +469,15 @@ type builtFile struct {
 	hash plumbing.Hash
 }
 
+// commitOnce makes one attempt at a memory commit. Everything that may
+// take time (hashing and writing the memory's objects, the commit, and
+// its signature, which may wait on gpg) is done before any of git's locks
+// is taken, against an index read without the lock; index.lock is taken
+// only for the moment of writing: the index is read again under it, and
+// only its memory entries are replaced. A branch moved meanwhile fails the
+// ref's compare-and-swap (repo.ErrRefMoved) and the caller tries again.
 func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	cleanStaleLocks(l)
-	lock, err := lockIndex(l)
-	if err != nil {
-		return Result{}, err
-	}
-	defer os.Remove(inflightPath(l))
-	defer lock.release()
-	if err := step("lock-index"); err != nil {
-		return Result{}, err
-	}
 	if why := inProgress(l.GitDir); why != "" {
 		return Result{}, deferral{why}
 	}
@@ -494,24 +492,56 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if err := ix.Unsupported(); err != nil {
-		return Result{}, deferral{err.Error()}
-	}
-	lo, hi := ix.Range(memRel)
-	for k := lo; k < hi; k++ {
-		e := &ix.Entries[k]
-		if e.Stage() != 0 {
-			return Result{}, deferf("%s has an unresolved conflict in the index: resolve it (git add) and memkeep commits next time", e.Name)
+	var lo, hi int
+	check := func() error {
+		if err := ix.Unsupported(); err != nil {
+			return deferral{err.Error()}
 		}
-		if e.SkipWorktree() {
-			return Result{}, deferf("%s is outside the sparse checkout: memkeep cannot commit memory it cannot see", e.Name)
+		lo, hi = ix.Range(memRel)
+		for k := lo; k < hi; k++ {
+			e := &ix.Entries[k]
+			if e.Stage() != 0 {
+				return deferf("%s has an unresolved conflict in the index: resolve it (git add) and memkeep commits next time", e.Name)
+			}
+			if e.SkipWorktree() {
+				return deferf("%s is outside the sparse checkout: memkeep cannot commit memory it cannot see", e.Name)
+			}
 		}
+		if _, ok := ix.Find(memRel); ok {
+			return fmt.Errorf("the index tracks a file named %s where the memory folder belongs", memRel)
+		}
+		return nil
 	}
-	if _, ok := ix.Find(memRel); ok {
-		return Result{}, fmt.Errorf("the index tracks a file named %s where the memory folder belongs", memRel)
+	if err := check(); err != nil {
+		return Result{}, err
 	}
 	if err := step("read-index"); err != nil {
 		return Result{}, err
+	}
+	// lock takes index.lock, for the moment of writing, and reads the
+	// index again under it: the user may have staged files meanwhile.
+	var lock *indexLock
+	defer func() {
+		if lock != nil {
+			lock.release()
+			os.Remove(inflightPath(l))
+		}
+	}()
+	takeLock := func() error {
+		var err error
+		if lock, err = lockIndex(l); err != nil {
+			return err
+		}
+		if err := step("lock-index"); err != nil {
+			return err
+		}
+		if why := inProgress(l.GitDir); why != "" {
+			return deferral{why}
+		}
+		if ix, idxMtime, err = readIndex(l.GitDir); err != nil {
+			return err
+		}
+		return check()
 	}
 
 	var oldRoot, oldMem plumbing.Hash
@@ -596,10 +626,17 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		return Result{}, err
 	}
 
-	indexChanged := hi-lo != len(entries)
-	for k := 0; !indexChanged && k < len(entries); k++ {
-		a, b := &ix.Entries[lo+k], &entries[k]
-		indexChanged = a.Name != b.Name || !bytes.Equal(a.Hdr, b.Hdr)
+	sameEntries := func() bool {
+		if hi-lo != len(entries) {
+			return false
+		}
+		for k := range entries {
+			a, b := &ix.Entries[lo+k], &entries[k]
+			if a.Name != b.Name || !bytes.Equal(a.Hdr, b.Hdr) {
+				return false
+			}
+		}
+		return true
 	}
 	// The new index goes into index.lock in the background while the
 	// commit and the ref are written (with core.fsync=index the two fsyncs
@@ -608,7 +645,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	fsyncIndex, fsyncRef := r.Config.Fsync()
 	var indexDone chan error
 	startIndex := func() {
-		if !indexChanged || indexDone != nil {
+		if indexDone != nil || sameEntries() {
 			return
 		}
 		ix.ReplaceRange(lo, hi, entries)
@@ -636,7 +673,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		}()
 	}
 	defer func() {
-		if indexDone != nil && !lock.done {
+		if indexDone != nil && lock != nil && !lock.done {
 			<-indexDone // never close the lock under a running write
 		}
 	}()
@@ -669,6 +706,13 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Changed: rev.paths()}
+	if o.Mode == ModeStage || memTree == oldMem {
+		if sameEntries() {
+			// Nothing to write: no lock taken at all.
+		} else if err := takeLock(); err != nil {
+			return Result{}, err
+		}
+	}
 	if o.Mode == ModeStage {
 		if err := writeIndex(); err != nil {
 			return Result{}, err
@@ -689,10 +733,6 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		return res, nil
 	}
 
-	if err := ix.Unsupported(); err != nil {
-		return Result{}, deferral{err.Error()}
-	}
-	startIndex()
 	newRoot, err := splice(r, oldRoot, strings.Split(memRel, "/"), memTree)
 	if err != nil {
 		return Result{}, err
@@ -724,6 +764,10 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	if err := step("write-commit"); err != nil {
 		return Result{}, err
 	}
+	if err := takeLock(); err != nil {
+		return Result{}, err
+	}
+	startIndex()
 	first := strings.SplitN(c.Message, "\n", 2)[0]
 	logMsg := "commit: " + first
 	if head.Hash.IsZero() {

@@ -741,3 +741,59 @@ func TestScanVetsAMemoryCommit(t *testing.T) {
 		t.Fatalf("clean memory: %+v %v; want committed", res, err)
 	}
 }
+
+// TestSigningHoldsNoGitLock: the signature is made before any of git's
+// locks is taken, so a signing program that waits (a pinentry, a
+// smartcard) never blocks the user's git commands.
+func TestSigningHoldsNoGitLock(t *testing.T) {
+	l := newRepo(t)
+	prog := filepath.Join(t.TempDir(), "fake-gpg")
+	script := "#!/bin/sh\n" +
+		"cat >/dev/null\n" +
+		"for f in '" + l.GitDir + "'/index.lock '" + l.GitDir + "'/refs/heads/*.lock; do [ -e \"$f\" ] && echo \"$f\" >> '" + l.GitDir + "'/locks-seen; done\n" +
+		"echo '[GNUPG:] SIG_CREATED D 1 8 00 1 FAKE' >&2\n" +
+		"printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nZmFrZQ==\\n-----END PGP SIGNATURE-----\\n'\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, l.Root, "config", "commit.gpgsign", "true")
+	git(t, l.Root, "config", "user.signingkey", "FAKE")
+	git(t, l.Root, "config", "gpg.program", prog)
+	write(t, l.Root, ".claude/memory/facts.json", `{"rules":[]}`+"\n")
+	res, err := Commit(l, Options{})
+	if err != nil || res.Status != Committed {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if out := git(t, l.Root, "cat-file", "commit", "HEAD"); !strings.Contains(out, "gpgsig -----BEGIN PGP SIGNATURE-----") {
+		t.Fatalf("the commit is not signed:\n%s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(l.GitDir, "locks-seen")); err == nil {
+		t.Errorf("git locks held while signing: %s", b)
+	}
+}
+
+// TestStaleTempFilesAreRemoved: the temporary file a killed write left in
+// the memory folder is removed by the next commit (it would sit untracked
+// in git status for good); one being written now is left alone.
+func TestStaleTempFilesAreRemoved(t *testing.T) {
+	l := newRepo(t)
+	write(t, l.Root, ".claude/memory/facts.json", `{"rules":[]}`+"\n")
+	stale := filepath.Join(l.Root, ".claude/memory/.concepts.json.tmp-1234")
+	fresh := filepath.Join(l.Root, ".claude/memory/.facts.json.tmp-5678")
+	os.WriteFile(stale, []byte("{"), 0o644)
+	os.WriteFile(fresh, []byte("{"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if _, err := Commit(l, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the stale temporary file is still there")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a temporary file being written was removed")
+	}
+	if out := git(t, l.Root, "ls-files"); strings.Contains(out, "tmp-") {
+		t.Errorf("a temporary file was committed:\n%s", out)
+	}
+}

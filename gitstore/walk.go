@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/memkeep/memkeep/gitstore/internal/gitignore"
 
@@ -77,6 +78,10 @@ func (ig *ignoreRules) ignored(rel string, dir bool) bool {
 
 // isTempFile spots atomicfile's temporary files (".name.tmp-123"), which a
 // concurrent memkeep writer may have open while we walk.
+// staleTemp is the age after which a temporary file in the memory folder
+// belongs to a dead writer: memkeep writes one in milliseconds.
+const staleTemp = time.Minute
+
 func isTempFile(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }
@@ -104,7 +109,16 @@ func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) b
 		}
 		for _, e := range ents {
 			name := e.Name()
-			if name == ".git" || isTempFile(name) {
+			if name == ".git" {
+				continue
+			}
+			if isTempFile(name) {
+				// A temporary file of a write that was killed part way
+				// (atomicfile): it would sit untracked in git status
+				// for good. One still being written is younger.
+				if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+					os.Remove(filepath.Join(abs, name))
+				}
 				continue
 			}
 			r := path.Join(rel, name)

@@ -182,7 +182,7 @@ func TestSigtermDuringCommitReleasesLocks(t *testing.T) {
 	p.run("", nil, "l4", "add-rule", "Never edit files under generated/")
 	cmd := exec.Command(p.bin, "commit")
 	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), "MEMKEEP_FAULT=commit-write-blobs:hang")
+	cmd.Env = append(os.Environ(), "MEMKEEP_FAULT=commit-write-index-lock:hang")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
