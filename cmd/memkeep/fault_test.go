@@ -117,6 +117,45 @@ func TestKillDuringL1AppendLosesAndDuplicatesNothing(t *testing.T) {
 	}
 }
 
+// TestKillDuringStreamAppend kills PostToolUse at the stream append, for
+// real: the killed hook's event is not written, and every other is, once,
+// on a whole line.
+func TestKillDuringStreamAppend(t *testing.T) {
+	p := newFaultProject(t, t.TempDir())
+	for i := range 6 {
+		fault := ""
+		if i%2 == 1 {
+			fault = "stream-append"
+		}
+		killed := p.hook(fault, "PostToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": fmt.Sprintf("make step%d", i)}})
+		if killed != (fault != "") {
+			t.Fatalf("hook %d: killed %v with MEMKEEP_FAULT=%q", i, killed, fault)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(p.dir, ".claude/memory/stream/*.jsonl"))
+	var all []byte
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		all = append(all, b...)
+	}
+	for i := range 6 {
+		n := 0
+		for _, line := range bytes.Split(all, []byte("\n")) {
+			if bytes.Contains(line, []byte(fmt.Sprintf("make step%d", i))) {
+				n++
+			}
+		}
+		if want := 1 - i%2; n != want {
+			t.Errorf("step%d: %d events, want %d", i, n, want)
+		}
+	}
+	for _, line := range bytes.Split(bytes.TrimSuffix(all, []byte("\n")), []byte("\n")) {
+		if !json.Valid(line) {
+			t.Errorf("torn line %q", line)
+		}
+	}
+}
+
 // TestRevertedL1IsReadAgain: after the memory files are put back in the
 // work tree (git stash, reset --hard, checkout -- .claude/memory), the next
 // run notices and refines again what the file lost.
