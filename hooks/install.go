@@ -380,6 +380,11 @@ func editHooks(path string, uninstall bool, edit func(event string, groups []jso
 	}
 	if len(hooksObj) == 0 {
 		root = remove(root, "hooks")
+		if uninstall && len(root) == 0 {
+			// Nothing but memkeep's hooks was in it: the file was
+			// memkeep's (init created it); leave no "{}" behind.
+			return res, os.Remove(path)
+		}
 	} else {
 		hb, err := encodeObject(hooksObj)
 		if err != nil {

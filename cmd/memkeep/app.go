@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -80,12 +81,13 @@ Exit status: 0 on success, 1 on failure, 2 on bad usage.`,
 		EnableShellCompletion: false,
 		HideHelpCommand:       true,
 		Commands:              commands(s),
+		Version:               version(),
 		OnUsageError: func(ctx context.Context, cmd *cli.Command, err error, isSub bool) error {
-			return usageError{err.Error()}
+			return usageError{err.Error() + flagSuggestion(cmd, err)}
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
-				return usagef("unknown command %q", c.Args().First())
+				return usagef("unknown command %q%s", c.Args().First(), commandSuggestion(c.Commands, c.Args().First()))
 			}
 			return cli.ShowRootCommandHelp(c)
 		},
@@ -100,7 +102,7 @@ Exit status: 0 on success, 1 on failure, 2 on bad usage.`,
 
 func setUsageHandler(c *cli.Command) {
 	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSub bool) error {
-		return usageError{err.Error()}
+		return usageError{err.Error() + flagSuggestion(cmd, err)}
 	}
 	for _, sub := range c.Commands {
 		setUsageHandler(sub)
@@ -148,4 +150,64 @@ func isCLIUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// flagSuggestion is ": did you mean --json?" for an unknown flag close to
+// one of cmd's, or "".
+func flagSuggestion(cmd *cli.Command, err error) string {
+	_, name, ok := strings.Cut(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimLeft(name, "-")
+	if s := cli.SuggestFlag(cmd.Flags, name, true); s != "" && nearEnough(strings.TrimLeft(s, "-"), name) {
+		return "; did you mean " + s + "?"
+	}
+	return ""
+}
+
+// commandSuggestion is `; did you mean "recall"?` for a mistyped command
+// close to one of cmds, or "".
+func commandSuggestion(cmds []*cli.Command, name string) string {
+	if s := cli.SuggestCommand(cmds, name); s != "" && nearEnough(s, name) {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+// nearEnough reports whether a suggestion is near enough to what was typed to
+// offer: the two share their first two letters, or one contains the other
+// (urfave/cli always proposes its best match, however far).
+func nearEnough(suggestion, typed string) bool {
+	if len(typed) < 2 {
+		return false
+	}
+	return strings.HasPrefix(suggestion, typed[:2]) || strings.Contains(suggestion, typed) || strings.Contains(typed, suggestion)
+}
+
+// version is the module version memkeep was installed at (go install
+// …@v1.2.3), else the commit it was built from, else "devel".
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, kv := range bi.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.modified":
+			if kv.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		return "devel-" + rev[:12] + dirty
+	}
+	return "devel"
 }

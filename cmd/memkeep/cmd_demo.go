@@ -51,20 +51,33 @@ memory commits, and what the next session would be told.`,
 	}
 }
 
+// demoDirEnv hands the demo's folder to the copy of memkeep the demo
+// re-runs itself as (see runDemo).
+const demoDirEnv = "MEMKEEP_DEMO_DIR"
+
 func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	exe, err := selfCommand()
 	if err != nil {
 		return err
 	}
-	dir := o.Dir
+	dir := os.Getenv(demoDirEnv)
 	if dir == "" {
-		if dir, err = os.MkdirTemp("", "memkeep-demo-"); err != nil {
-			return err
+		dir = o.Dir
+		if dir == "" {
+			if dir, err = os.MkdirTemp("", "memkeep-demo-"); err != nil {
+				return err
+			}
+		} else if err := os.Mkdir(dir, 0o755); err != nil {
+			return fmt.Errorf("--dir: %w (give a folder that does not exist yet)", err)
 		}
-	} else if err := os.Mkdir(dir, 0o755); err != nil {
-		return fmt.Errorf("--dir: %w (give a folder that does not exist yet)", err)
+		dir, _ = filepath.Abs(dir)
+		// `go run` starts memkeep from a build folder it deletes on exit:
+		// hooks installed with that path, and the commands Stop names,
+		// would point at nothing. The demo copies itself into its folder,
+		// puts it first on PATH, and runs from there, as an installed
+		// memkeep would: the hooks and Stop's commands name `memkeep`.
+		return rerunFromCopy(ctx, exe, dir, s)
 	}
-	dir, _ = filepath.Abs(dir)
 	root := filepath.Join(dir, "shop")
 	say := func(format string, args ...any) { fmt.Fprintf(s.out, format+"\n", args...) }
 
@@ -146,7 +159,39 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	if err := runShell(s, exe, root, "memkeep context"); err != nil {
 		return err
 	}
-	say("\nThe demo repository stays in %s: try `cd %s && git log --stat` or `memkeep recall cart`.", dir, root)
+	say("\n== 8. A question for the memory (memkeep recall)")
+	if err := runShell(s, exe, root, `memkeep recall "why was the cart total wrong"`); err != nil {
+		return err
+	}
+	say("\nThe demo repository stays in %s, with memkeep in %s: try `cd %s && git log --stat`, or `%s recall cart` there.", dir, filepath.Dir(exe), root, exe)
+	return nil
+}
+
+// rerunFromCopy copies the memkeep binary exe into dir/bin and runs the
+// demo again from that copy, with dir/bin first on PATH.
+func rerunFromCopy(ctx context.Context, exe, dir string, s *streams) error {
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		return err
+	}
+	self := filepath.Join(bin, "memkeep")
+	if err := os.WriteFile(self, data, 0o755); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, self, "demo")
+	cmd.Env = append(os.Environ(), demoDirEnv+"="+dir, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.in, s.out, s.err
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return cli.Exit("", ee.ExitCode())
+		}
+		return err
+	}
 	return nil
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
-	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/render"
 )
 
@@ -56,7 +55,7 @@ index.lock held) the commit is deferred and retried by the next memkeep run.`,
 }
 
 func runCommit(_ context.Context, o commitOptions, s *streams) error {
-	l, err := memdir.Find(".")
+	l, err := findLayout("")
 	if err != nil {
 		return err
 	}
@@ -114,7 +113,7 @@ func logCommand(s *streams) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON", Destination: &o.JSON},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			l, err := memdir.Find(".")
+			l, err := findLayout("")
 			if err != nil {
 				return err
 			}
@@ -163,7 +162,7 @@ memkeep diff HEAD~3..HEAD --format json`,
 				return usagef("--format %q: want markdown or json", o.Format)
 			}
 			o.Range = c.Args().First()
-			l, err := memdir.Find(".")
+			l, err := findLayout("")
 			if err != nil {
 				return err
 			}
@@ -252,10 +251,10 @@ func contextCommand(s *streams) *cli.Command {
 		Usage:     "print exactly what the SessionStart hook injects",
 		UsageText: "memkeep context\nmemkeep context --budget 3000",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "budget", Usage: "characters (default: config.yaml's context.budget, 6000)", Destination: &o.Budget},
+			&cli.IntFlag{Name: "budget", Usage: "characters; 0 takes config.yaml's context.budget (6000 unless set)", Destination: &o.Budget, HideDefault: true},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			l, err := memdir.Find(".")
+			l, err := findLayout("")
 			if err != nil {
 				return err
 			}

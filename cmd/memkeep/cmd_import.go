@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
@@ -157,7 +158,7 @@ type importSummary struct {
 }
 
 func runImport(_ context.Context, o importOptions, s *streams) error {
-	l, err := memdir.Find(".")
+	l, err := findLayout("")
 	if err != nil {
 		return err
 	}
@@ -217,6 +218,6 @@ func runImport(_ context.Context, o importOptions, s *streams) error {
 	if o.JSON {
 		return writeJSON(s.out, sum)
 	}
-	fmt.Fprintf(s.out, "imported %d files into %d sessions: %s\n", sum.Files, sum.Sessions, formatStats(st, sum.BytesOut))
+	fmt.Fprintf(s.out, "imported %s into %s: %s\n", consolidate.Plural(sum.Files, "file"), consolidate.Plural(sum.Sessions, "session"), formatStats(st, sum.BytesOut))
 	return nil
 }

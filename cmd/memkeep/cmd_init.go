@@ -127,13 +127,18 @@ func runInit(_ context.Context, o initOptions, s *streams) error {
 		return err
 	}
 	fmt.Fprintf(s.out, "memkeep is set up in %s\n", l.Root)
-	fmt.Fprintf(s.out, "  memory:       %s/ (committed; .gitattributes routes merges to memkeep)\n", memdir.MemoryRel)
+	fmt.Fprintf(s.out, "  memory:       %s/ (the folder and its .gitattributes, which routes merges to memkeep)\n", memdir.MemoryRel)
 	fmt.Fprintf(s.out, "  hooks:        %s (added: %s)\n", rel(l, settings), listOrNone(res.Added))
 	if len(res.Repaired) > 0 {
 		fmt.Fprintf(s.out, "                repaired, their program no longer ran: %s\n", strings.Join(res.Repaired, ", "))
 	}
 	fmt.Fprintf(s.out, "  merge driver: merge.memkeep in %s\n", rel(l, filepath.Join(l.CommonDir, "config")))
 	fmt.Fprintf(s.out, "  local state:  %s\n", rel(l, l.StateDir()))
+	share := "git add .claude && git commit -m 'Set up memkeep project memory'"
+	if o.Local {
+		share = "git add " + memdir.MemoryRel + " && git commit -m 'Set up memkeep project memory' (your hooks stay in your own settings.local.json)"
+	}
+	fmt.Fprintf(s.out, "Nothing is committed yet. So that teammates get the memory%s, commit the setup:\n  %s\n", map[bool]string{false: " and the hooks", true: ""}[o.Local], share)
 	fmt.Fprintf(s.out, "Next: `memkeep import` brings in this project's earlier Claude Code sessions; `memkeep doctor` checks the setup.\n")
 	return nil
 }

@@ -24,8 +24,8 @@ func recallCommand(s *streams) *cli.Command {
 		Name:      "recall",
 		Usage:     "search the memory, L4 → L3 → L2, with provenance",
 		ArgsUsage: "QUERY",
-		UsageText: `memkeep recall "why does credo complain about the alias"
-memkeep recall lib/spotter/services/tmux.ex --json`,
+		UsageText: `memkeep recall "why was the cart total wrong"
+memkeep recall cart/cart.go --json`,
 		Description: `Ranks rules, solutions, core logic, concepts and exchanges by how much of the
 query's words, stems and path words they hold; at equal relevance the more
 permanent layer comes first. Only hits at or above the threshold (config

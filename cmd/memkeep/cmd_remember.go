@@ -29,7 +29,7 @@ func decideCommand(s *streams) *cli.Command   { return consciousCommand(s, conso
 func consciousCommand(s *streams, kind string) *cli.Command {
 	usage := map[string][2]string{
 		consolidate.KindRemember: {"keep something worth remembering about the project", `memkeep remember "The staging DB is reset every night" --why "tests there must not rely on old data"`},
-		consolidate.KindLearn:    {"record something learned (a cause, a pitfall, how a part works)", `memkeep learn "credo flags aliases used only in rescue blocks" --file lib/spotter/services/active_session_registry.ex`},
+		consolidate.KindLearn:    {"record something learned (a cause, a pitfall, how a part works)", `memkeep learn "cart.Total overwrote the sum instead of adding each line's price" --file cart/cart.go`},
 		consolidate.KindDecide:   {"record a decision and its reason", `memkeep decide "Use flock for the memory lock" --why "locks die with their process, so a crash leaves none"`},
 	}
 	o := rememberOptions{Kind: kind}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -63,7 +64,19 @@ func findLayout(dir string) (memdir.Layout, error) {
 	if err != nil {
 		return l, err
 	}
-	return l, l.CheckLinks()
+	if err := l.CheckLinks(); err != nil {
+		return l, err
+	}
+	if _, err := os.Stat(l.MemoryDir()); err != nil {
+		return l, errNotInitialised(l)
+	}
+	return l, nil
+}
+
+// errNotInitialised is the refusal of a command run before memkeep init:
+// it would otherwise create memory, and commit it, on the user's branch.
+func errNotInitialised(l memdir.Layout) error {
+	return fmt.Errorf("memkeep is not set up in %s (no %s): run memkeep init first; nothing was written", l.Root, memdir.MemoryRel)
 }
 
 // --- write ---

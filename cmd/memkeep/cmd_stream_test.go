@@ -14,6 +14,7 @@ import (
 func TestStreamSeam(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".claude", "memory"), 0o755)
 	var out, errb bytes.Buffer
 	s := &streams{in: strings.NewReader("from stdin\n"), out: &out, err: &errb}
 	ctx := context.Background()

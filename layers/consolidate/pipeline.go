@@ -83,25 +83,36 @@ func (s Summary) String() string {
 		return "no change"
 	}
 	var p []string
+	// n adds "3 rules promoted", or "1 rule promoted": what is "rule",
+	// the plural adds an s to its first word.
 	n := func(v int, what string) {
-		if v > 0 {
-			p = append(p, fmt.Sprintf("%d %s", v, what))
+		if v == 1 {
+			p = append(p, "1 "+what)
+		} else if v > 1 {
+			first, rest, _ := strings.Cut(what, " ")
+			p = append(p, strings.TrimSpace(fmt.Sprintf("%d %ss %s", v, first, rest)))
 		}
 	}
 	if s.Added > 0 {
-		p = append(p, fmt.Sprintf("+%d exchanges", s.Added))
+		p = append(p, "+"+Plural(s.Added, "exchange"))
 	}
-	n(s.Updated, "exchanges updated")
-	n(s.Removed, "exchanges dropped")
-	n(s.Linked, "convergent")
-	n(s.ConceptsCreated, "concepts created")
-	n(s.Assigned, "assigned")
+	n(s.Updated, "exchange updated")
+	n(s.Removed, "exchange dropped")
+	if s.Linked > 0 {
+		p = append(p, fmt.Sprintf("%d convergent", s.Linked))
+	}
+	n(s.ConceptsCreated, "concept created")
+	if s.Assigned > 0 {
+		p = append(p, fmt.Sprintf("%d assigned", s.Assigned))
+	}
 	r := s.Reflection
-	n(r.RulesAdded, "rules")
-	n(r.RulesPromoted, "rules promoted")
-	n(r.RulesFlagged, "rules flagged for review")
-	n(r.SolutionsAdded, "solutions")
-	n(r.CoreAdded, "core logic")
+	n(r.RulesAdded, "rule")
+	n(r.RulesPromoted, "rule promoted")
+	n(r.RulesFlagged, "rule flagged for review")
+	n(r.SolutionsAdded, "solution")
+	if r.CoreAdded > 0 {
+		p = append(p, fmt.Sprintf("%d core logic", r.CoreAdded))
+	}
 	if s.Rendered {
 		p = append(p, "memory.md")
 	}
@@ -374,4 +385,12 @@ func cmpOr(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// Plural is "1 exchange" or "3 exchanges".
+func Plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }
