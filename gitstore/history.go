@@ -92,8 +92,19 @@ func trailerValues(msg, key string) []string {
 }
 
 // ParseRange splits "A..B" (either side may be empty: "A.." means A..HEAD).
-// A single revision R means R's parent..R.
+// A single revision R means R's parent..R. "A...B", as git reads it for a
+// pull request, reviews B against its merge base with A: what the branch
+// changed, not what A gained since; from is then "A..." (see Diff).
 func ParseRange(s string) (from, to string) {
+	if a, b, ok := strings.Cut(s, "..."); ok {
+		if a == "" {
+			a = "HEAD"
+		}
+		if b == "" {
+			b = "HEAD"
+		}
+		return a + mergeBaseMark, b
+	}
 	if a, b, ok := strings.Cut(s, ".."); ok {
 		if b == "" {
 			b = "HEAD"
@@ -105,6 +116,10 @@ func ParseRange(s string) (from, to string) {
 	}
 	return s + "~1", s
 }
+
+// mergeBaseMark ends a from revision that stands for its merge base with
+// to ("main..." of "main...HEAD").
+const mergeBaseMark = "..."
 
 // Diff reviews the memory change from revision from to revision to
 // (branch names, tags, HEAD~N, full or short hashes). Both empty: the last
@@ -149,11 +164,25 @@ func Diff(l memdir.Layout, from, to string) (*Review, error) {
 		mem, err := r.SubtreeAt(c.TreeHash, memRel)
 		return h, mem, err
 	}
-	fh, fmem, err := resolve(from)
+	th, tmem, err := resolve(to)
 	if err != nil {
 		return nil, err
 	}
-	th, tmem, err := resolve(to)
+	if a, ok := strings.CutSuffix(from, mergeBaseMark); ok {
+		ah, err := r.ResolveCommit(a)
+		if err != nil {
+			return nil, err
+		}
+		bases, err := r.MergeBase(ah, th)
+		if err != nil {
+			return nil, err
+		}
+		if len(bases) == 0 {
+			return nil, fmt.Errorf("%s and %s have no common ancestor: name the range with two dots", a, to)
+		}
+		from = bases[0].String()
+	}
+	fh, fmem, err := resolve(from)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +211,12 @@ func (rv *Review) Markdown() string {
 		rng = abbrev(rv.From) + ".." + rng
 	}
 	fmt.Fprintf(&b, "## Memory changes `%s`\n\n%s\n", rng, rv.Subject())
+	id := func(id string) string {
+		if rv.Link == "" {
+			return "`" + id + "`"
+		}
+		return "[`" + id + "`](" + rv.Link + "#" + id + ")"
+	}
 	section := func(title string, c Changes) {
 		if c.empty() {
 			return
@@ -192,7 +227,7 @@ func (rv *Review) Markdown() string {
 			items []Item
 		}{{"Added", c.Added}, {"Changed", c.Changed}, {"Removed", c.Removed}} {
 			for _, it := range x.items {
-				fmt.Fprintf(&b, "- **%s** %s (`%s`)\n", x.verb, mdEscape(it.Title), it.ID)
+				fmt.Fprintf(&b, "- **%s** %s (%s)\n", x.verb, mdEscape(it.Title), id(it.ID))
 			}
 		}
 	}
@@ -206,7 +241,7 @@ func (rv *Review) Markdown() string {
 		}
 		fmt.Fprintf(&b, "\n### %s (%d)\n\n", title, len(items))
 		for _, it := range items {
-			fmt.Fprintf(&b, "- %s (`%s`)\n", mdEscape(it.Title), it.ID)
+			fmt.Fprintf(&b, "- %s (%s)\n", mdEscape(it.Title), id(it.ID))
 		}
 	}
 	list("Exchanges added", rv.Exchanges)

@@ -41,6 +41,9 @@ type FileChange struct {
 type Review struct {
 	From string `json:"from,omitempty"` // commit ids (empty: no commit)
 	To   string `json:"to,omitempty"`
+	// Link, when set, is the address of the published HTML view
+	// (memkeep render --html): each id in the Markdown links to its item.
+	Link string `json:"-"`
 
 	Rules     Changes `json:"rules"`
 	Solutions Changes `json:"solutions"`

@@ -161,7 +161,13 @@ func (d *doc) html(b *bytes.Buffer) {
 				b.WriteString("<ul>\n")
 				inList = true
 			}
-			b.WriteString("<li>")
+			// An item that ends with its memory id is its anchor, so
+			// that a review (memkeep diff --link) can point at it.
+			if n := len(bl.spans); n > 0 && bl.spans[n-1].kind == spanCode && isMemoryID(bl.spans[n-1].text) {
+				b.WriteString(`<li id="` + bl.spans[n-1].text + `">`)
+			} else {
+				b.WriteString("<li>")
+			}
 			writeHTMLSpans(b, bl.spans)
 			b.WriteString("</li>\n")
 		}
@@ -188,4 +194,18 @@ func writeHTMLSpans(b *bytes.Buffer, spans []span) {
 			b.WriteString("</em>")
 		}
 	}
+}
+
+// isMemoryID reports ids such as "r-1a2b3c4d": a kind letter, a dash and
+// eight lower-case hex digits (docs/format.md).
+func isMemoryID(s string) bool {
+	if len(s) != 10 || s[1] != '-' || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -140,6 +140,7 @@ func logCommand(s *streams) *cli.Command {
 type diffOptions struct {
 	Range  string
 	Format string
+	Link   string
 }
 
 func diffCommand(s *streams) *cli.Command {
@@ -147,12 +148,14 @@ func diffCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "review a memory change: rules, concepts, exchanges and sessions added, changed, removed",
-		ArgsUsage: "[A..B]",
+		ArgsUsage: "[A..B | A...B]",
 		UsageText: `memkeep diff                      # the last memory commit
-memkeep diff main..HEAD           # everything this branch taught the memory, for the PR
+memkeep diff main...HEAD          # what this branch taught the memory, from its merge base: the PR review
+memkeep diff main...HEAD --link https://example.com/memory/   # ids link to the published HTML view
 memkeep diff HEAD~3..HEAD --format json`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown | json", Destination: &o.Format},
+			&cli.StringFlag{Name: "link", Usage: "`URL` of the published HTML view (memkeep render --html): ids link to their items", Destination: &o.Link},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 1 {
@@ -179,6 +182,7 @@ memkeep diff HEAD~3..HEAD --format json`,
 				_, err = s.out.Write(b)
 				return err
 			}
+			rv.Link = o.Link
 			_, err = fmt.Fprint(s.out, rv.Markdown())
 			return err
 		},

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -57,4 +58,19 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestReviewWorkflowRunsTheTestedCommand: the example pull-request
+// workflow runs exactly the command review.txtar tests.
+func TestReviewWorkflowRunsTheTestedCommand(t *testing.T) {
+	const cmd = `memkeep diff "origin/$BASE_REF...HEAD"`
+	for _, f := range []string{"../../docs/workflows/memory-review.yml", "testdata/script/review.txtar"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), cmd) {
+			t.Errorf("%s does not run %s", f, cmd)
+		}
+	}
 }
