@@ -33,7 +33,9 @@ type Memory interface {
 	// the prompt was one.
 	RecordPrompt(l memdir.Layout, sessionID, prompt string) (bool, error)
 	// Context is the SessionStart context under budget characters.
-	Context(l memdir.Layout, budget int) (string, error)
+	// Context is the SessionStart context for the session sid starting
+	// from source (startup, resume, clear, compact).
+	Context(l memdir.Layout, budget int, sid, source string) (string, error)
 	// Recall returns the memories relevant to a prompt, ready to inject,
 	// or "" when none passes the threshold.
 	Recall(l memdir.Layout, prompt string, threshold float64, max int) (string, error)
@@ -123,7 +125,7 @@ func (noMemory) Settle(memdir.Layout) (Change, error)              { return Chan
 func (noMemory) RecordPrompt(memdir.Layout, string, string) (bool, error) {
 	return false, nil
 }
-func (noMemory) Context(memdir.Layout, int) (string, error) { return "", nil }
+func (noMemory) Context(memdir.Layout, int, string, string) (string, error) { return "", nil }
 func (noMemory) Recall(memdir.Layout, string, float64, int) (string, error) {
 	return "", nil
 }

@@ -33,7 +33,7 @@ func sessionStart(e *Env) (Output, error) {
 	if deferredWork(e.Layout, time.Minute, e.Deps.Now()) {
 		errs = append(errs, spawnConsolidate(e.Layout))
 	}
-	ctx, err := e.Deps.Memory.Context(e.Layout, e.Config.Context.Budget)
+	ctx, err := e.Deps.Memory.Context(e.Layout, e.Config.Context.Budget, e.In.SessionID, orDefault(e.In.Source, "startup"))
 	errs = append(errs, err)
 	out := Output{}
 	if ctx != "" {

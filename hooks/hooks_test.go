@@ -49,7 +49,7 @@ func (f *fakeMemory) RecordPrompt(_ memdir.Layout, _ string, prompt string) (boo
 	return false, nil
 }
 
-func (f *fakeMemory) Context(memdir.Layout, int) (string, error) {
+func (f *fakeMemory) Context(memdir.Layout, int, string, string) (string, error) {
 	f.contexts++
 	return "## Rules\n- always run the linter", nil
 }

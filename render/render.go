@@ -17,7 +17,6 @@ import (
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/l2"
-	"github.com/memkeep/memkeep/layers/l2/terms"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
 )
@@ -241,97 +240,3 @@ const (
 	ContextSessions = 3
 	DigestSessions  = 5
 )
-
-// ContextOptions say what the session is about to work on.
-type ContextOptions struct {
-	Budget int      // characters, hard
-	Files  []string // files changed in the work tree or on the branch
-	Branch string   // the branch name, whose words hint at the topic
-}
-
-// Context is what SessionStart injects: L4 rules first (promoted, then
-// candidates), then the concepts relevant to the changed files and the
-// branch, then solutions and core logic, then the most significant recent
-// exchanges — each line only if it fits, so the result never exceeds the
-// budget.
-func Context(m Memory, opts ContextOptions) string {
-	var b strings.Builder
-	left := opts.Budget
-	add := func(s string) bool {
-		if len(s) > left {
-			return false
-		}
-		b.WriteString(s)
-		left -= len(s)
-		return true
-	}
-	if !add("# Project memory (memkeep)\n") {
-		return ""
-	}
-	// section returns the function that adds an item line under the
-	// heading h, written with the first item that fits. An item that does
-	// not fit is skipped rather than ending the section: one long rule must
-	// not hide the short ones after it.
-	section := func(h string) func(line string) {
-		head := "\n## " + h + "\n"
-		return func(line string) {
-			if head != "" {
-				if len(head)+len(line) > left {
-					return
-				}
-				add(head)
-				head = ""
-			}
-			add(line)
-		}
-	}
-	promoted, candidates := splitRules(m.Facts.Rules)
-	item := section("Rules")
-	for _, r := range append(promoted, candidates...) {
-		line := "- " + oneLine(r.Text)
-		if !r.Promoted {
-			line += " (candidate)"
-		}
-		if r.Review {
-			line += " (contradicted: check with the user)"
-		}
-		item(line + "\n")
-	}
-
-	probe := l2.Exchange{Files: opts.Files, Keywords: terms.Words(strings.NewReplacer("/", " ", "-", " ", "_", " ").Replace(opts.Branch))}
-	type scored struct {
-		c l3.Concept
-		s float64
-	}
-	var rel []scored
-	for _, c := range m.Concepts.Concepts {
-		if s := l3.Similarity(&probe, &c); s > 0 {
-			rel = append(rel, scored{c, s})
-		}
-	}
-	slices.SortFunc(rel, func(a, c scored) int { return cmp.Or(cmp.Compare(c.s, a.s), strings.Compare(a.c.ID, c.c.ID)) })
-	if len(rel) == 0 {
-		for _, c := range topConceptList(m.Concepts, 5) {
-			rel = append(rel, scored{c, 0})
-		}
-	}
-	item = section("Concepts")
-	for _, x := range rel {
-		item(fmt.Sprintf("- %s: %s%s\n", x.c.Name, oneLine(x.c.Summary), markdownInline(fileSpans(x.c.Files, 3))))
-	}
-	item = section("Solutions and core logic")
-	for _, s := range m.Facts.Solutions {
-		item(fmt.Sprintf("- %s → %s\n", oneLine(s.Problem), oneLine(s.Solution)))
-	}
-	for _, k := range m.Facts.CoreLogic {
-		item("- " + oneLine(k.Text) + "\n")
-	}
-	item = section("Recent")
-	at := l2.LatestActivity(m.Sessions)
-	for _, s := range recent(m.Sessions, ContextSessions) {
-		for _, e := range topExchanges(s, 3, at) {
-			item(fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base()))
-		}
-	}
-	return b.String()
-}

@@ -50,9 +50,17 @@ func TestMarkdownIsStableAndComplete(t *testing.T) {
 
 func TestContextOrderAndBudget(t *testing.T) {
 	full := Context(sample(), ContextOptions{Budget: 5000, Files: []string{"store/db.go"}})
-	r, c, x := strings.Index(full, "Run gofmt"), strings.Index(full, "store: SQLite"), strings.Index(full, "Fix locked database")
-	if r < 0 || c < r || x < c {
-		t.Errorf("context not in order rules → concepts → recent:\n%s", full)
+	c, r, x := strings.Index(full, "store: SQLite"), strings.Index(full, "Run gofmt"), strings.Index(full, "Fix locked database")
+	if c < 0 || r < c || x < r {
+		t.Errorf("context not in order memory about the branch's files → rules → recent:\n%s", full)
+	}
+	if strings.Count(full, "store: SQLite") != 1 {
+		t.Errorf("a concept shown twice:\n%s", full)
+	}
+	// Without changed files the concepts come after the rules.
+	plain := Context(sample(), ContextOptions{Budget: 5000})
+	if r, c := strings.Index(plain, "Run gofmt"), strings.Index(plain, "store: SQLite"); r < 0 || c < r {
+		t.Errorf("context not in order rules → concepts:\n%s", plain)
 	}
 	for n := 0; n < len(full); n += 7 {
 		if got := Context(sample(), ContextOptions{Budget: n}); len(got) > n {

@@ -66,7 +66,8 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	if cerr != nil {
 		fmt.Fprintf(s.err, "memkeep: %v\n", cerr)
 	}
-	opts := consolidate.Options{SessionID: o.Session, Deep: o.Deep}
+	// A run for one session is its end, as SessionEnd's is.
+	opts := withGit(l, consolidate.Options{SessionID: o.Session, Deep: o.Deep, Handoff: o.Session != ""})
 	if cfg.Evaluator != "" {
 		opts.Evaluator = l2.CommandEvaluator(cfg.Evaluator, 30*time.Second)
 	}
@@ -92,7 +93,7 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 		}
 	}()
 	for _, sid := range deferred {
-		opts.SessionID = sid
+		opts.SessionID, opts.Handoff = sid, true
 		sum, err := consolidate.Consolidate(l, opts)
 		switch {
 		case errors.Is(err, l2.ErrNoSession):

@@ -269,7 +269,7 @@ func contextCommand(s *streams) *cli.Command {
 			if o.Budget < 0 || o.Budget > 9500 {
 				return usagef("--budget %d: want 1–9500 characters (Claude Code moves more than 10,000 into a file)", o.Budget)
 			}
-			text, err := sessionContext(l, o.Budget, time.Now())
+			text, err := sessionContext(l, o.Budget, time.Now(), "", "startup")
 			if err != nil {
 				return err
 			}

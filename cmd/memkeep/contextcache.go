@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -32,13 +34,13 @@ func contextCachePath(l memdir.Layout) string {
 
 // memoryFingerprint identifies the state of the files the context is
 // computed from, without reading them.
-func memoryFingerprint(l memdir.Layout, budget int, branch string) (string, error) {
+func memoryFingerprint(l memdir.Layout, budget int, opts render.ContextOptions) (string, error) {
 	files, err := consolidate.MemoryFiles(l)
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "v3\x00%d\x00%s\x00", budget, branch)
+	fmt.Fprintf(h, "v4\x00%d\x00%s\x00%s\x00%s\x00", budget, opts.Branch, opts.Source, strings.Join(opts.Files, "\x01"))
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00%s\x00", f.Name, f.Stamp)
 	}
@@ -48,8 +50,9 @@ func memoryFingerprint(l memdir.Layout, budget int, branch string) (string, erro
 // memoryContext is the memory part of the SessionStart context (rules,
 // concepts of the branch, solutions, recent exchanges), from the cache
 // when the memory files have not changed.
-func memoryContext(l memdir.Layout, budget int, branch string) (string, error) {
-	key, err := memoryFingerprint(l, budget, branch)
+func memoryContext(l memdir.Layout, budget int, opts render.ContextOptions) (string, error) {
+	opts.Budget = budget
+	key, err := memoryFingerprint(l, budget, opts)
 	if err != nil {
 		return "", err
 	}
@@ -57,7 +60,7 @@ func memoryContext(l memdir.Layout, budget int, branch string) (string, error) {
 	if b, err := os.ReadFile(contextCachePath(l)); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key {
 		return c.Text, nil
 	}
-	text, err := consolidate.Context(l, render.ContextOptions{Budget: budget, Branch: branch})
+	text, err := consolidate.Context(l, opts)
 	if err != nil {
 		return "", err
 	}
@@ -71,6 +74,6 @@ func memoryContext(l memdir.Layout, budget int, branch string) (string, error) {
 // after a consolidation (which runs in the background after SessionEnd),
 // so that the next session starts, and its prompts recall, from them.
 func warmCaches(l memdir.Layout, budget int) {
-	_, _ = memoryContext(l, budget-budget/hotShare, currentBranch(l))
+	_, _ = memoryContext(l, budget-budget/hotShare, render.ContextOptions{Branch: currentBranch(l), Files: gitstore.BranchFiles(l), Source: "startup"})
 	_ = consolidate.WarmRecall(l)
 }

@@ -23,7 +23,7 @@ func TestContextCacheFollowsTheMemoryFiles(t *testing.T) {
 	if err != nil || want == "" {
 		t.Fatalf("uncached context: %q, %v", want, err)
 	}
-	got, err := memoryContext(l, 3000, "main")
+	got, err := memoryContext(l, 3000, render.ContextOptions{Branch: "main"})
 	if err != nil || got != want {
 		t.Fatalf("first (computing) call differs from the uncached context: %v", err)
 	}
@@ -35,12 +35,12 @@ func TestContextCacheFollowsTheMemoryFiles(t *testing.T) {
 	b = []byte(strings.Replace(string(b), "Always run the auth checks", "Always run the security checks", 1))
 	time.Sleep(10 * time.Millisecond)
 	os.WriteFile(l.FactsFile(), b, 0o644)
-	got, err = memoryContext(l, 3000, "main")
+	got, err = memoryContext(l, 3000, render.ContextOptions{Branch: "main"})
 	if err != nil || !strings.Contains(got, "security checks") {
 		t.Fatalf("stale context after facts.json changed:\n%s", got)
 	}
 	// Another budget is another entry.
-	if small, _ := memoryContext(l, 500, "main"); len(small) > 500 {
+	if small, _ := memoryContext(l, 500, render.ContextOptions{Branch: "main"}); len(small) > 500 {
 		t.Fatalf("budget 500 gave %d characters", len(small))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
+	"github.com/memkeep/memkeep/render"
 )
 
 // hookDeps connects the hooks to the layers that do the work.
@@ -44,13 +45,21 @@ func (memoryAdapter) Micro(l memdir.Layout, sid string) (hooks.Change, error) {
 }
 
 func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, error) {
-	sum, err := consolidate.Consolidate(l, consolidate.Options{SessionID: sid, Deep: true, LockWait: hookLockWait})
+	sum, err := consolidate.Consolidate(l, withGit(l, consolidate.Options{SessionID: sid, Deep: true, Handoff: true, LockWait: hookLockWait}))
 	return change(sum), err
 }
 
 func (memoryAdapter) Settle(l memdir.Layout) (hooks.Change, error) {
 	sum, err := consolidate.Reflect(l)
 	return change(sum), err
+}
+
+// withGit gives a consolidation what it needs to know of git for the
+// handoffs it makes: the branch, and which edited files are uncommitted.
+func withGit(l memdir.Layout, o consolidate.Options) consolidate.Options {
+	o.Branch = currentBranch(l)
+	o.Uncommitted = func(paths []string) []string { return gitstore.Uncommitted(l, paths) }
+	return o
 }
 
 func change(s consolidate.Summary) hooks.Change {
@@ -76,8 +85,8 @@ func (memoryAdapter) RecordPrompt(l memdir.Layout, sid, prompt string) (bool, er
 	return consolidate.RecordPrompt(l, sid, prompt, time.Now())
 }
 
-func (memoryAdapter) Context(l memdir.Layout, budget int) (string, error) {
-	return sessionContext(l, budget, time.Now())
+func (memoryAdapter) Context(l memdir.Layout, budget int, sid, source string) (string, error) {
+	return sessionContext(l, budget, time.Now(), sid, source)
 }
 
 func (memoryAdapter) Recall(l memdir.Layout, prompt string, threshold float64, max int) (string, error) {
@@ -95,8 +104,16 @@ const hotShare = 4
 // sessionContext is what SessionStart injects and `memkeep context`
 // prints: permanent memory and the concepts of the current branch first,
 // then the hot digest of the last hours, all within budget characters.
-func sessionContext(l memdir.Layout, budget int, now time.Time) (string, error) {
-	mem, err := memoryContext(l, budget-budget/hotShare, currentBranch(l))
+//
+// The session starting (sid) is not described to itself; after a
+// compaction (source "compact") only the rules and the handoff are given
+// again, the conversation still holds the rest.
+func sessionContext(l memdir.Layout, budget int, now time.Time, sid, source string) (string, error) {
+	opts := render.ContextOptions{Branch: currentBranch(l), Source: source}
+	if source != "compact" {
+		opts.Files = gitstore.BranchFiles(l)
+	}
+	mem, err := memoryContext(l, budget-budget/hotShare, opts)
 	if err != nil {
 		return "", err
 	}
@@ -105,8 +122,8 @@ func sessionContext(l memdir.Layout, budget int, now time.Time) (string, error) 
 		rest -= 2
 	}
 	hot := ""
-	if rest > 200 {
-		hot = stream.HotDigest(l, now, 24*time.Hour, rest)
+	if rest > 200 && source != "compact" {
+		hot = stream.HotDigestExcept(l, now, 24*time.Hour, rest, sid)
 	}
 	parts := make([]string, 0, 2)
 	for _, p := range []string{mem, hot} {

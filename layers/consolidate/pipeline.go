@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/layers/handoff"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -31,6 +32,14 @@ type Options struct {
 	Evaluator l2.Evaluator
 	// LockWait bounds the wait for another memkeep process.
 	LockWait time.Duration
+	// Handoff makes the extracted sessions' handoffs (layers/handoff):
+	// the session ended or is being compacted.
+	Handoff bool
+	// Branch is the branch checked out, recorded in handoffs.
+	Branch string
+	// Uncommitted, when set, says which of the given work-tree files git
+	// sees as changed from HEAD (for a handoff's unfinished work).
+	Uncommitted func(paths []string) []string
 }
 
 // Summary counts what a consolidation changed, per layer.
@@ -285,6 +294,18 @@ func (m *Memory) extract(s *l2.File, opts Options, sum *Summary) error {
 	}
 	r := s.Update(recs, s.Base(), l2.UpdateOptions{Evaluator: opts.Evaluator, Skip: m.Facts.IsForgotten})
 	sum.add(r)
+	// The handoff is made when the session ends or compacts (opts.Handoff:
+	// SessionEnd's deferred consolidation, PreCompact). Made by every
+	// run, old sessions' handoffs would follow the work tree of today.
+	if opts.Handoff {
+		if h := handoff.From(recs); h != nil {
+			h.Branch = opts.Branch
+			if opts.Uncommitted != nil && len(h.Edited) > 0 {
+				h.Uncommitted = opts.Uncommitted(h.Edited)
+			}
+			s.Handoff = h
+		}
+	}
 	return nil
 }
 

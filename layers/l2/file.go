@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/layers/handoff"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -42,6 +43,9 @@ type File struct {
 	Consolidated int        `json:"consolidated"`
 	Exchanges    []Exchange `json:"exchanges"`
 	Facts        []Exchange `json:"facts"`
+	// Handoff is where the session's work stood when it last ended or
+	// was compacted (see layers/handoff).
+	Handoff *handoff.Handoff `json:"handoff,omitempty"`
 }
 
 // Base is the session's file stem, from its L1 file name.

@@ -97,11 +97,20 @@ func monthStart(t time.Time) time.Time {
 // when nothing happened in the window or nothing fits; it never fails,
 // because a missing digest must not keep a session from starting.
 func HotDigest(l memdir.Layout, now time.Time, window time.Duration, maxChars int) string {
+	return HotDigestExcept(l, now, window, maxChars, "")
+}
+
+// HotDigestExcept is HotDigest without the events of the session skip
+// (the one starting, which is not to be told about itself) and without
+// memkeep's own commands, which are bookkeeping, not the project's work.
+func HotDigestExcept(l memdir.Layout, now time.Time, window time.Duration, maxChars int, skip string) string {
 	if maxChars <= 0 || window <= 0 {
 		return ""
 	}
 	now = now.UTC()
-	evs := recent(l, now, now.Add(-window))
+	evs := slices.DeleteFunc(recent(l, now, now.Add(-window)), func(ev Event) bool {
+		return skip != "" && ev.SessionID == skip || ev.Type == "tool_use" && strings.HasPrefix(strings.TrimSpace(ev.Content), "memkeep ")
+	})
 	if len(evs) == 0 {
 		return ""
 	}

@@ -248,6 +248,12 @@ func (r *Repo) ReadRef(name string) (h plumbing.Hash, exists bool, err error) {
 	return h, exists, err
 }
 
+// ResolveRefName is ReadRef that also returns the name of the ref the
+// chain of symbolic refs from name ends at (origin/HEAD → origin/main).
+func (r *Repo) ResolveRefName(name string) (final string, h plumbing.Hash, exists bool, err error) {
+	return r.resolveRef(name)
+}
+
 // resolveRef is ReadRef that also returns the name of the ref the chain
 // of symbolic refs from name ends at.
 func (r *Repo) resolveRef(name string) (final string, h plumbing.Hash, exists bool, err error) {
