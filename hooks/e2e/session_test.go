@@ -73,6 +73,17 @@ func TestSecondSessionGetsContext(t *testing.T) {
 			t.Errorf("the SessionStart context does not mention %q from session 1", s)
 		}
 	}
+	// It opens with session 1's handoff: the request, its outcome (the
+	// answer, not the memory bookkeeping after it), and what was left
+	// unfinished (the files edited and not committed).
+	for _, s := range []string{"## Where we left off", "The request: Add a retry helper for the flaky upload", "Outcome: Added the Retry helper and the upload notes.", "edited, not committed: lib/util.go, notes/upload-retry.md"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("the SessionStart context lacks session 1's handoff %q", s)
+		}
+	}
+	if strings.Contains(got, "["+res2.SessionID[:8]+"]") {
+		t.Errorf("the SessionStart context describes the session just starting")
+	}
 	// The hot digest of recent events already counts session 2's own
 	// start when the hook renders it; the memory above it must be the
 	// same text `memkeep context` prints.

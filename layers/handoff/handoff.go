@@ -60,6 +60,10 @@ func From(recs []l1.Record) *Handoff {
 	failing := map[string]string{} // command → its error, while it fails
 	var failOrder []string
 	edited := map[string]bool{}
+	// Once the agent has answered and then runs memkeep's commands (Stop
+	// asked it to record the turn), what it says next is about memory,
+	// not the user's work.
+	bookkeeping := false
 	for _, r := range recs {
 		if r.Agent != "" {
 			continue
@@ -72,15 +76,22 @@ func From(recs []l1.Record) *Handoff {
 			if t := oneLine(r.Text); t != "" && !strings.HasPrefix(t, "<") {
 				h.Doing = cut(t, maxText)
 				lastText = "" // an answer is to the latest request
+				bookkeeping = false
 			}
 		case l1.KindText:
-			lastText = r.Text
+			if !bookkeeping {
+				lastText = r.Text
+			}
 		case l1.KindTool:
 			switch r.Tool {
 			case "Bash":
 				c := oneLine(r.Cmd)
-				if c == "" || strings.HasPrefix(c, "memkeep ") {
+				if strings.HasPrefix(c, "memkeep ") || strings.Contains(r.Cmd, "\nmemkeep ") {
+					bookkeeping = bookkeeping || lastText != ""
 					continue // memkeep's own bookkeeping is not the user's work
+				}
+				if c == "" {
+					continue
 				}
 				if r.Err || r.Exit != nil && *r.Exit != 0 {
 					if _, seen := failing[c]; !seen {

@@ -25,16 +25,18 @@ func TestFromKeepsWhereTheWorkStood(t *testing.T) {
 		{TS: "2026-03-01T09:06:30.000Z", Kind: l1.KindTool, Tool: "Bash", Cmd: "memkeep l2 add --session x", Exit: exit(1), Err: true, Res: "refused"},
 		{TS: "2026-03-01T09:06:40.000Z", Kind: l1.KindTool, Tool: "Edit", File: "scratch/notes.go", Agent: "a1b2c3"},
 		{TS: "2026-03-01T09:07:00.000Z", Kind: l1.KindText, Text: "The job now calls the importer. TestNightly times out against the real queue.\n\nNext I will add a fake queue for the test. Should the job run before or after the backup?"},
+		{TS: "2026-03-01T09:07:30.000Z", Kind: l1.KindTool, Tool: "Bash", Cmd: "memkeep l2 add <<'EOF'", Exit: exit(0)},
+		{TS: "2026-03-01T09:08:00.000Z", Kind: l1.KindText, Text: "Project memory updated."},
 	}
 	h := From(recs)
 	if h == nil {
 		t.Fatal("no handoff")
 	}
-	if h.Doing != "Now wire it into the nightly job" || h.Time != "2026-03-01T09:07:00Z" {
+	if h.Doing != "Now wire it into the nightly job" || h.Time != "2026-03-01T09:08:00Z" {
 		t.Errorf("doing %q at %q", h.Doing, h.Time)
 	}
 	if !strings.HasPrefix(h.Outcome, "The job now calls the importer.") {
-		t.Errorf("outcome %q", h.Outcome)
+		t.Errorf("outcome %q: want the answer to the user, not the memory bookkeeping after it", h.Outcome)
 	}
 	if !strings.Contains(h.Failing, "go test ./jobs/") || !strings.Contains(h.Failing, "TestNightly") || strings.Contains(h.Failing, "importer") {
 		t.Errorf("failing %q: want the jobs test, which never passed, and not the importer's, which did", h.Failing)
