@@ -48,6 +48,14 @@ func Context(m Memory, opts ContextOptions) string {
 		c.rules("Rules", user)
 		return c.String()
 	}
+	// The files of the last session count as what the work is about, as
+	// the branch's do.
+	for i := len(rs) - 1; i >= 0; i-- {
+		if h := rs[i].Handoff; !h.Empty() {
+			opts.Files = append(slices.Clone(opts.Files), h.Edited...)
+			break
+		}
+	}
 	c.branch(rs, m.Concepts, opts)
 	c.rules("Rules", user)
 	c.decisions(rs)
@@ -199,9 +207,9 @@ func (c *contextWriter) branch(sessions []*l2.File, concepts *l3.File, opts Cont
 		}
 		return out
 	}
-	title := "This branch's files"
+	title := "Memory about the files of this branch and the last session"
 	if opts.Branch != "" {
-		title = "Branch " + opts.Branch + ": memory about the files it changes"
+		title = "Branch " + opts.Branch + ": memory about the files it and the last session changed"
 	}
 	item := c.section(title)
 	for i := len(sessions) - 1; i >= 0; i-- {

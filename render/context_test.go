@@ -38,7 +38,7 @@ func handoffMemory() Memory {
 func TestContextOpensWithTheHandoff(t *testing.T) {
 	got := Context(handoffMemory(), ContextOptions{Budget: 6000, Branch: "feature/notify", Files: []string{"inv/notify.py"}, Source: "startup"})
 	order := []string{"## Where we left off", "Add a Slack notifier for low stock", "still failing: `pytest tests/test_notify.py`", "edited, not committed: inv/notify.py", "retry on rate limits",
-		"memory about the files it changes", "Add the Slack notifier", "## Rules", "Always run make lint", "Never edit files under generated/",
+		"memory about the files it and the last session changed", "Add the Slack notifier", "## Rules", "Always run make lint", "Never edit files under generated/",
 		"## Decisions", "Clamp stock counts at zero — because raising breaks the nightly importer", "## Candidate rules", "Prefer small commits"}
 	at := 0
 	for _, w := range order {

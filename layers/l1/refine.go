@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/memkeep/memkeep/layers/scrub"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -60,6 +62,12 @@ type State struct {
 	Offset int64 `json:"offset"`
 	// Root is the resolved project root used to relativise paths.
 	Root string `json:"root,omitempty"`
+	// SessionRoot is the project root of the session as the transcript
+	// records it (the git top level of its first cwd, or that cwd when it
+	// is not on this machine), kept only when it is another tree than
+	// Root: a session recorded in another checkout, or on another machine,
+	// and imported here. Its paths are written relative to it.
+	SessionRoot string `json:"session_root,omitempty"`
 	// SessionID and Start (first timestamp) name the session's L1 file.
 	SessionID string `json:"session_id,omitempty"`
 	Start     string `json:"start,omitempty"`
@@ -153,6 +161,9 @@ func (r *Refiner) Line(line []byte, off int64) []Record {
 	}
 	if st.Root == "" && f.cwd != "" {
 		st.Root = f.cwd
+	}
+	if st.SessionRoot == "" && f.cwd != "" {
+		st.SessionRoot = sessionRoot(f.cwd, st.Root)
 	}
 	if st.SessionID == "" && f.sessionID != "" {
 		st.SessionID = f.sessionID
@@ -372,7 +383,34 @@ func decodeBlocks(v []byte) ([]block, error) {
 // clean relativises machine paths and redacts secrets: nothing leaves L1
 // without passing through it.
 func (r *Refiner) clean(s string) string {
+	if sr := r.st.SessionRoot; sr != "-" && sr != "" && strings.Contains(s, sr) {
+		s = scrub.Paths(s, sr)
+	}
 	return scrub.Text(s, r.st.Root)
+}
+
+// sessionRoot is the project root of a session whose transcript says it
+// ran in cwd: the git top level above cwd when that exists here, else cwd.
+// It is "-" (none: paths are relative to root) when it is root or lies
+// inside it: a session started in a subfolder of this project.
+func sessionRoot(cwd, root string) string {
+	top := cwd
+	for d := cwd; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			top = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	top = strings.TrimSuffix(top, "/")
+	if root = strings.TrimSuffix(root, "/"); top == root || strings.HasPrefix(top, root+"/") || strings.HasPrefix(cwd, root+"/") || cwd == root {
+		return "-"
+	}
+	return top
 }
 
 // EncodeRecord writes rec as one L1 line (with its newline). The encoding

@@ -422,3 +422,30 @@ func TestDeveloperSecretsNeverReachL1(t *testing.T) {
 		t.Errorf("only %d redaction marks for %d planted secrets:\n%s", n, len(fx.Secrets), out)
 	}
 }
+
+// TestPathsRelativeToTheSessionsOwnRoot: a session recorded in another
+// checkout (or on another machine) and imported here keeps its paths
+// relative to its own project root, not home-relative; a session started
+// in a subfolder of this project stays relative to this project.
+func TestPathsRelativeToTheSessionsOwnRoot(t *testing.T) {
+	b := fixtures.NewBuilder("2.1.330", "12121212-aaaa-4bbb-8ccc-000000000012", "/home/alice/shop/inv-old")
+	b.Prompt("Add a Slack notifier in /home/alice/shop/inv-old/inv/notify.py")
+	b.Assistant("msg_p_1", fixtures.ToolUse("toolu_p_1", "Edit", map[string]any{"file_path": "/home/alice/shop/inv-old/inv/notify.py", "old_string": "a", "new_string": "b"}))
+	b.ToolResult("toolu_p_1", "updated", false, nil)
+	recs, _ := refineBytes(t, b.Bytes(), "/work/repo")
+	out := string(Encode(recs))
+	if !strings.Contains(out, `"file":"inv/notify.py"`) || !strings.Contains(out, "notifier in inv/notify.py") {
+		t.Errorf("paths not relative to the session's own root:\n%s", out)
+	}
+	if strings.Contains(out, "~/shop") || strings.Contains(out, "alice") {
+		t.Errorf("a machine path survived:\n%s", out)
+	}
+	// Started in a subfolder of this project: relative to the project.
+	b = fixtures.NewBuilder("2.1.330", "13131313-aaaa-4bbb-8ccc-000000000013", "/work/repo/services/api")
+	b.Assistant("msg_p_2", fixtures.ToolUse("toolu_p_2", "Edit", map[string]any{"file_path": "/work/repo/services/api/main.go", "old_string": "a", "new_string": "b"}))
+	b.ToolResult("toolu_p_2", "updated", false, nil)
+	recs, _ = refineBytes(t, b.Bytes(), "/work/repo")
+	if out := string(Encode(recs)); !strings.Contains(out, `"file":"services/api/main.go"`) {
+		t.Errorf("a session started in a subfolder lost the folder:\n%s", out)
+	}
+}

@@ -459,5 +459,8 @@ func (r *Refiner) path(p string) string {
 	if p == "" {
 		return ""
 	}
+	if sr := r.st.SessionRoot; sr != "-" && sr != "" && (p == sr || strings.HasPrefix(p, sr+"/")) {
+		return scrub.Path(p, sr)
+	}
 	return scrub.Path(p, r.st.Root)
 }
