@@ -64,7 +64,10 @@ func runRecall(_ context.Context, o recallOptions, s *streams) error {
 		return nil
 	}
 	for _, h := range hits {
-		fmt.Fprintf(s.out, "%.2f  %s %-10s %s  %s\n      %s\n", h.Score, h.Layer, h.Kind, h.ID, h.Text, h.Source)
+		fmt.Fprintf(s.out, "%.2f  %s %-10s %s  %s\n", h.Score, h.Layer, h.Kind, h.ID, h.Text)
+		if h.Source != "" {
+			fmt.Fprintf(s.out, "      %s\n", h.Source)
+		}
 	}
 	return nil
 }
