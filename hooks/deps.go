@@ -31,7 +31,7 @@ type Memory interface {
 	// RecordPrompt keeps explicit memory requests ("remember", "always",
 	// "never", "from now on") as L4 rule candidates; it reports whether
 	// the prompt was one.
-	RecordPrompt(l memdir.Layout, sessionID, prompt string) (bool, error)
+	RecordPrompt(l memdir.Layout, sessionID, prompt string) ([]string, error)
 	// Context is the SessionStart context under budget characters.
 	// Context is the SessionStart context for the session sid starting
 	// from source (startup, resume, clear, compact).
@@ -122,8 +122,8 @@ func (noMemory) Micro(memdir.Layout, string) (Change, error)       { return Chan
 func (noMemory) Pending(memdir.Layout, string) (Pending, error)    { return Pending{}, nil }
 func (noMemory) Consolidate(memdir.Layout, string) (Change, error) { return Change{}, nil }
 func (noMemory) Settle(memdir.Layout) (Change, error)              { return Change{}, nil }
-func (noMemory) RecordPrompt(memdir.Layout, string, string) (bool, error) {
-	return false, nil
+func (noMemory) RecordPrompt(memdir.Layout, string, string) ([]string, error) {
+	return nil, nil
 }
 func (noMemory) Context(memdir.Layout, int, string, string) (string, error) { return "", nil }
 func (noMemory) Recall(memdir.Layout, string, float64, int) (string, error) {

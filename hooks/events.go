@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -51,14 +52,16 @@ func userPromptSubmit(e *Env) (Output, error) {
 		Type: "prompt", Direction: "in", SessionID: e.In.SessionID,
 		Summary: firstLine(e.In.Prompt), Content: e.In.Prompt,
 	}))
-	isRule, err := e.Deps.Memory.RecordPrompt(e.Layout, e.In.SessionID, e.In.Prompt)
+	rules, err := e.Deps.Memory.RecordPrompt(e.Layout, e.In.SessionID, e.In.Prompt)
 	errs = append(errs, err)
 	recall, err := e.Deps.Memory.Recall(e.Layout, e.In.Prompt, e.Config.Recall.Threshold, e.Config.Recall.Max)
 	errs = append(errs, err)
 	out := Output{}
 	var ctx []string
-	if isRule {
-		ctx = append(ctx, "memkeep recorded this as a rule candidate for the project's permanent memory.")
+	if len(rules) > 0 {
+		// Said as it is stored: a rule the user stated, kept at once; the
+		// next sessions start with it.
+		ctx = append(ctx, "memkeep recorded what you stated as "+rulesCount(len(rules))+" of the project's memory (kept as a rule candidate; every next session starts with it): "+strings.Join(rules, " "))
 	}
 	if recall != "" {
 		ctx = append(ctx, recall)
@@ -253,4 +256,12 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// rulesCount is "a rule" or "2 rules".
+func rulesCount(n int) string {
+	if n == 1 {
+		return "a rule"
+	}
+	return strconv.Itoa(n) + " rules"
 }

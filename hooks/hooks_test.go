@@ -41,12 +41,12 @@ func (f *fakeMemory) Pending(memdir.Layout, string) (Pending, error) {
 	return p, nil
 }
 
-func (f *fakeMemory) RecordPrompt(_ memdir.Layout, _ string, prompt string) (bool, error) {
+func (f *fakeMemory) RecordPrompt(_ memdir.Layout, _ string, prompt string) ([]string, error) {
 	if strings.Contains(strings.ToLower(prompt), "always") {
 		f.rules = append(f.rules, prompt)
-		return true, nil
+		return []string{prompt}, nil
 	}
-	return false, nil
+	return nil, nil
 }
 
 func (f *fakeMemory) Context(memdir.Layout, int, string, string) (string, error) {

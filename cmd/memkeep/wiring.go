@@ -81,7 +81,7 @@ func (memoryAdapter) Pending(l memdir.Layout, sid string) (hooks.Pending, error)
 	return p, nil
 }
 
-func (memoryAdapter) RecordPrompt(l memdir.Layout, sid, prompt string) (bool, error) {
+func (memoryAdapter) RecordPrompt(l memdir.Layout, sid, prompt string) ([]string, error) {
 	return consolidate.RecordPrompt(l, sid, prompt, time.Now())
 }
 

@@ -116,11 +116,11 @@ func TestStopFlow(t *testing.T) {
 
 func TestRecordPromptAndForget(t *testing.T) {
 	l := project(t)
-	ok, err := RecordPrompt(l, "abcd1234-0000", "From now on, always run gofmt before committing. Then fix the test.", clock)
-	if err != nil || !ok {
-		t.Fatalf("RecordPrompt = %v, %v", ok, err)
+	rules, err := RecordPrompt(l, "abcd1234-0000", "From now on, always run gofmt before committing. Then fix the test.", clock)
+	if err != nil || len(rules) != 1 || rules[0] != "Always run gofmt before committing." {
+		t.Fatalf("RecordPrompt = %q, %v", rules, err)
 	}
-	if ok, _ := RecordPrompt(l, "abcd1234-0000", "why does it always fail?", clock); ok {
+	if rules, _ := RecordPrompt(l, "abcd1234-0000", "why does it always fail?", clock); len(rules) != 0 {
 		t.Error("a question was taken for a rule")
 	}
 	m, _ := Load(l)
@@ -142,9 +142,9 @@ func TestRecordPromptAndForget(t *testing.T) {
 	if _, err := Reflect(l); err != nil {
 		t.Fatal(err)
 	}
-	ok, _ = RecordPrompt(l, "abcd1234-0000", "From now on, always run gofmt before committing.", clock)
+	rules, _ = RecordPrompt(l, "abcd1234-0000", "From now on, always run gofmt before committing.", clock)
 	m, _ = Load(l)
-	if !ok || len(m.Facts.Rules) != 0 {
+	if len(rules) != 1 || len(m.Facts.Rules) != 0 {
 		t.Errorf("forgotten rule came back: %+v", m.Facts.Rules)
 	}
 }

@@ -287,18 +287,23 @@ func (m *Memory) forgetRecord(id, reason string, now time.Time) (l4.Forgotten, e
 // ("remember …", "always …", "never …", "from now on …") as an L4 rule
 // candidate, at once, and reports whether the prompt was one. The
 // statement is keyed as reflection will key it, so it counts once.
-func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) (bool, error) {
+func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) ([]string, error) {
 	// Scrubbed as L1 scrubs the prompt, so that reflection, which reads it
 	// from L1, finds the same statement and counts it once.
-	rule, ok := l2.PromptRule(scrub.Text(prompt, l.Root))
-	if !ok {
-		return false, nil
+	rules := l2.PromptRules(scrub.Text(prompt, l.Root))
+	if len(rules) == 0 {
+		return nil, nil
 	}
 	_, err := update(l, func(m *Memory) error {
-		m.Facts.Observe(sessionID, rule, now)
+		for _, rule := range rules {
+			m.Facts.Observe(sessionID, rule, now)
+		}
 		return nil
 	})
-	return err == nil, err
+	if err != nil {
+		return nil, err
+	}
+	return rules, nil
 }
 
 // Context is the SessionStart context under opts.Budget characters.

@@ -132,16 +132,25 @@ func TestRuleStatement(t *testing.T) {
 		"<command-name>/clear</command-name> always":        "",
 	}
 	for in, want := range cases {
-		got, ok := PromptRule(in)
-		if got != want || ok != (want != "") {
-			t.Errorf("PromptRule(%q) = %q, %v; want %q", in, got, ok, want)
+		got := strings.Join(PromptRules(in), " | ")
+		if got != want {
+			t.Errorf("PromptRules(%q) = %q; want %q", in, got, want)
 		}
+	}
+	// Two rules in one prompt are two rules.
+	two := PromptRules("From now on always run make lint before committing. And remember: never edit files under generated/.")
+	if strings.Join(two, " | ") != "Always run make lint before committing. | Never edit files under generated/." {
+		t.Errorf("two rules in one prompt: %q", two)
 	}
 	if !Negative("Never push to main.") || Negative("Always run gofmt.") {
 		t.Error("Negative polarity wrong")
 	}
 	// A pasted configuration is cut: its head says what the rule is about.
-	long, ok := PromptRule("From now on always use this logging config: " + strings.Repeat("level: debug ", 900))
+	rs := PromptRules("From now on always use this logging config: " + strings.Repeat("level: debug ", 900))
+	long, ok := "", len(rs) == 1
+	if ok {
+		long = rs[0]
+	}
 	if !ok || len(long) > maxRule+len("…") || !strings.HasPrefix(long, "Always use this logging config: level: debug") || !strings.HasSuffix(long, "…") {
 		t.Errorf("a 12 KB rule gave %d bytes: %.80q", len(long), long)
 	}

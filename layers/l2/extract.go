@@ -187,7 +187,8 @@ func gather(recs []l1.Record, sp span) evidence {
 			ev.prompt = cleanPrompt(p)
 			if sp.first {
 				ev.correction = isCorrection(ev.prompt)
-				ev.rule, _ = RuleStatement(ev.prompt)
+				// Every rule the prompt states, one per line.
+				ev.rule = strings.Join(RuleStatements(ev.prompt), "\n")
 			}
 		}
 	}
@@ -442,13 +443,14 @@ func notification(p string) (string, bool) {
 	return "background task finished", true
 }
 
-// PromptRule finds the rule a user's prompt states, as extraction would
-// record it, so that the prompt hook and consolidation agree on its text.
-func PromptRule(prompt string) (string, bool) {
+// PromptRules finds every rule a user's prompt states, as extraction would
+// record them, so that the prompt hook and consolidation agree on their
+// text.
+func PromptRules(prompt string) []string {
 	if _, isNote := notification(prompt); isNote {
-		return "", false
+		return nil
 	}
-	return RuleStatement(cleanPrompt(prompt))
+	return RuleStatements(cleanPrompt(prompt))
 }
 
 // cleanPrompt drops the markup Claude Code wraps around slash commands and

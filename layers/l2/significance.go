@@ -131,7 +131,21 @@ var (
 // sentence must begin with the imperative or carry a marker of a standing
 // instruction.
 func RuleStatement(text string) (string, bool) {
+	rs := RuleStatements(text)
+	if len(rs) == 0 {
+		return "", false
+	}
+	return rs[0], true
+}
+
+// RuleStatements finds every standing instruction in a user's text, one
+// per sentence, in order: "From now on always run make lint before
+// committing. And remember: never edit files under generated/." states two
+// rules, and both are kept (at most maxRules).
+func RuleStatements(text string) []string {
+	var out []string
 	for _, sent := range sentences(text) {
+		sent = stripJoiner(sent)
 		if !ruleStarts(sent) && !ruleMarkerWords.match(sent) {
 			continue
 		}
@@ -143,11 +157,37 @@ func RuleStatement(text string) (string, bool) {
 		if len(r) > maxRule {
 			// A pasted configuration is no rule to repeat at every start;
 			// its head says what it is about.
-			return upperFirst(truncate(r, maxRule)), true
+			out = append(out, upperFirst(truncate(r, maxRule)))
+		} else {
+			out = append(out, upperFirst(r)+".")
 		}
-		return upperFirst(r) + ".", true
+		if len(out) == maxRules {
+			break
+		}
 	}
-	return "", false
+	return out
+}
+
+// maxRules bounds the rules kept from one text.
+const maxRules = 5
+
+// stripJoiner drops what joins a second rule to the first ("and", "also",
+// "remember:"), so the rule itself starts the sentence.
+func stripJoiner(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		cut := false
+		for _, w := range [...]string{"and ", "also ", "also, ", "plus ", "remember: ", "remember, ", "and remember: ", "note: "} {
+			if len(t) >= len(w) && strings.EqualFold(t[:len(w)], w) {
+				t, cut = t[len(w):], true
+				break
+			}
+		}
+		if !cut {
+			return t
+		}
+		s = t
+	}
 }
 
 // maxRule is the longest rule kept, in bytes; a longer one is cut.

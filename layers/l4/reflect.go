@@ -132,7 +132,10 @@ func reflectRules(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]strin
 		if e.Rule == "" {
 			continue
 		}
-		sts = append(sts, statement{key: StatementKey(sidOf[id], e.Rule), text: e.Rule, sid: sidOf[id], time: e.Created, negative: l2.Negative(e.Rule)})
+		// One rule per line: a prompt may state several.
+		for rule := range strings.SplitSeq(e.Rule, "\n") {
+			sts = append(sts, statement{key: StatementKey(sidOf[id], rule), text: rule, sid: sidOf[id], time: e.Created, negative: l2.Negative(rule)})
+		}
 	}
 	slices.SortFunc(sts, func(a, b statement) int { return strings.Compare(a.time+a.key, b.time+b.key) })
 	before := map[string][]byte{}
