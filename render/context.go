@@ -61,20 +61,20 @@ func Context(m Memory, opts ContextOptions) string {
 	c.decisions(rs)
 	item := c.section("Solutions and core logic")
 	for _, s := range m.Facts.Solutions {
-		item(s.ID, fmt.Sprintf("- %s → %s\n", oneLine(s.Problem), oneLine(s.Solution)))
+		item(s.ID, s.Problem, fmt.Sprintf("- %s → %s\n", oneLine(s.Problem), oneLine(s.Solution)))
 	}
 	for _, k := range m.Facts.CoreLogic {
-		item(k.ID, "- "+oneLine(k.Text)+"\n")
+		item(k.ID, k.Text, "- "+oneLine(k.Text)+"\n")
 	}
 	item = c.section("Concepts")
 	for _, x := range relevantConcepts(m.Concepts, opts) {
-		item(x.ID, fmt.Sprintf("- %s: %s%s\n", x.Name, oneLine(x.Summary), markdownInline(fileSpans(x.Files, 3))))
+		item(x.ID, x.Summary, fmt.Sprintf("- %s: %s%s\n", x.Name, oneLine(x.Summary), markdownInline(fileSpans(x.Files, 3))))
 	}
 	item = c.section("Recent")
 	for i := len(rs) - 1; i >= 0; i-- {
 		s := rs[i]
 		for _, e := range topExchanges(s, 3, at) {
-			item(e.ID, fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base()))
+			item(e.ID, e.Summary, fmt.Sprintf("- %s (%s)\n", oneLine(e.Summary), s.Base()))
 		}
 	}
 	c.rules("Candidate rules (inferred, not yet confirmed)", candidates)
@@ -102,13 +102,21 @@ func (c *contextWriter) add(s string) bool {
 // reserve is room kept for the closing line.
 const reserve = 110
 
-// section returns the function that adds an item (its id, its line)
-// under the heading h, written with the first item that fits. An item
-// already shown, by id or by its words, is not shown again.
-func (c *contextWriter) section(h string) func(id, line string) {
+// section returns the function that adds an item (its id, the text of
+// the memory it shows, its line) under the heading h, written with the
+// first item that fits. A memory already shown, by id or by its text (a
+// concept whose summary is an exchange's, core logic named after a
+// concept), is not shown again.
+func (c *contextWriter) section(h string) func(id, text, line string) {
 	head := "\n## " + h + "\n"
-	return func(id, line string) {
-		key := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "- ")))
+	return func(id, text, line string) {
+		key := strings.ToLower(oneLine(text))
+		if name, rest, ok := strings.Cut(key, ": "); ok && !strings.Contains(name, " ") {
+			key = rest // "concept-name: its summary" is that summary
+		}
+		if key == "" {
+			key = strings.ToLower(oneLine(line))
+		}
 		if id != "" && c.shown[id] || c.shown[key] {
 			return
 		}
@@ -154,7 +162,7 @@ func (c *contextWriter) handoffs(sessions []*l2.File, branch string) {
 	item := c.section("Where we left off")
 	for _, s := range []*l2.File{here, other} {
 		if s != nil {
-			item("handoff:"+s.Base(), handoffLines(s.Base(), s.Handoff))
+			item("handoff:"+s.Base(), "", handoffLines(s.Base(), s.Handoff))
 		}
 	}
 }
@@ -215,13 +223,13 @@ func (c *contextWriter) branch(sessions []*l2.File, concepts *l3.File, opts Cont
 	for i := len(sessions) - 1; i >= 0; i-- {
 		for _, e := range sessions[i].Exchanges {
 			if fs := touches(e.Files); len(fs) > 0 {
-				item(e.ID, fmt.Sprintf("- %s (%s)%s\n", oneLine(e.Summary), strings.Join(fs, ", "), why(e)))
+				item(e.ID, e.Summary, fmt.Sprintf("- %s (%s)%s\n", oneLine(e.Summary), strings.Join(fs, ", "), why(e)))
 			}
 		}
 	}
 	for _, x := range concepts.Concepts {
 		if fs := touches(x.Files); len(fs) > 0 {
-			item(x.ID, fmt.Sprintf("- %s: %s (%s)\n", x.Name, oneLine(x.Summary), strings.Join(fs, ", ")))
+			item(x.ID, x.Summary, fmt.Sprintf("- %s: %s (%s)\n", x.Name, oneLine(x.Summary), strings.Join(fs, ", ")))
 		}
 	}
 }
@@ -234,7 +242,7 @@ func (c *contextWriter) rules(title string, rs []l4.Rule) {
 		if r.Review {
 			line += " (contradicted: check with the user)"
 		}
-		item(r.ID, line+"\n")
+		item(r.ID, r.Text, line+"\n")
 	}
 }
 
@@ -249,10 +257,10 @@ func (c *contextWriter) decisions(sessions []*l2.File) {
 			// A decision is worth its line with its reason, or when
 			// someone recorded it as one (memkeep decide, the agent).
 			w := why(e)
-			if w == "" && e.Source != l2.Conscious {
+			if w == "" && e.Source != l2.Conscious && reasonAt(strings.ToLower(e.Summary)) < 0 {
 				continue
 			}
-			item(e.ID, fmt.Sprintf("- %s%s\n", oneLine(e.Summary), w))
+			item(e.ID, e.Summary, fmt.Sprintf("- %s%s\n", oneLine(e.Summary), w))
 		}
 	}
 }
@@ -260,23 +268,31 @@ func (c *contextWriter) decisions(sessions []*l2.File) {
 // why is " — because …": the reason an exchange's details give, if any.
 func why(e l2.Exchange) string {
 	d := oneLine(e.Details)
-	low := strings.ToLower(d)
+	i := reasonAt(strings.ToLower(d))
+	if i < 0 {
+		return ""
+	}
+	r := d[i:]
+	if j := strings.IndexAny(r, ".;"); j > 0 {
+		r = r[:j]
+	}
+	if len(r) > 200 {
+		r = r[:200] + "…"
+	}
+	if strings.Contains(strings.ToLower(e.Summary), strings.ToLower(r)) {
+		return "" // the summary says it already
+	}
+	return " — " + r
+}
+
+// reasonAt is where the reason a lower-cased text gives begins, or -1.
+func reasonAt(low string) int {
 	for _, cue := range []string{"because ", "since ", "so that ", "otherwise ", "as it ", "to avoid "} {
 		if i := strings.Index(low, cue); i >= 0 {
-			r := d[i:]
-			if j := strings.IndexAny(r, ".;"); j > 0 {
-				r = r[:j]
-			}
-			if len(r) > 200 {
-				r = r[:200] + "…"
-			}
-			if strings.Contains(strings.ToLower(e.Summary), strings.ToLower(r)) {
-				return ""
-			}
-			return " — " + r
+			return i
 		}
 	}
-	return ""
+	return -1
 }
 
 // ruleGroups splits rules into those to give as rules (stated by the

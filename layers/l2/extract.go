@@ -185,6 +185,10 @@ func gather(recs []l1.Record, sp span) evidence {
 			ev.notification = n
 		} else {
 			ev.prompt = cleanPrompt(p)
+			// A decision the user states with its reason ("we decided to
+			// read it from the environment because …") is the exchange's
+			// decision; the agent's own comes second.
+			ev.decision = decisionIn(ev.prompt)
 			if sp.first {
 				ev.correction = isCorrection(ev.prompt)
 				// Every rule the prompt states, one per line.
