@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -545,6 +546,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	}
 
 	var oldRoot, oldMem plumbing.Hash
+	var replace *stretch // HEAD is memkeep's own unpushed commit: replace it
 	if !head.Hash.IsZero() {
 		c, err := r.Commit(head.Hash)
 		if err != nil {
@@ -553,6 +555,9 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		oldRoot = c.TreeHash
 		if oldMem, err = r.SubtreeAt(oldRoot, memRel); err != nil {
 			return Result{}, err
+		}
+		if o.Mode == ModeAuto {
+			replace = ownStretch(r, head, c, oldMem)
 		}
 	}
 
@@ -701,7 +706,15 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	}
 
 	blob := blobReader(r, fresh)
-	rev, err := reviewTrees(r, oldMem, memTree, blob)
+	reviewFrom := oldMem
+	if replace != nil && memTree != oldMem {
+		if memTree == replace.parentMem {
+			replace = nil // the stretch undid itself: commit the undoing
+		} else {
+			reviewFrom = replace.parentMem // the subject says the combined change
+		}
+	}
+	rev, err := reviewTrees(r, reviewFrom, memTree, blob)
 	if err != nil {
 		return Result{}, err
 	}
@@ -741,13 +754,20 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	an, ae := r.Config.Identity("author")
 	cn, ce := r.Config.Identity("committer")
 	now := repo.Now()
+	if replace != nil {
+		o.Trailers = mergeTrailers(replace.trailers, o.Trailers)
+	}
+	o.Trailers = append(o.Trailers, ownTrailer)
 	c := &repo.Commit{
 		Author:    repo.Signature{Name: an, Email: ae, When: now},
 		Committer: repo.Signature{Name: cn, Email: ce, When: now},
 		Message:   scrub.Text(message(subject, o), l.Root),
 		TreeHash:  newRoot,
 	}
-	if !head.Hash.IsZero() {
+	switch {
+	case replace != nil:
+		c.ParentHashes = []plumbing.Hash{replace.parent}
+	case !head.Hash.IsZero():
 		c.ParentHashes = []plumbing.Hash{head.Hash}
 	}
 	if sign, err := signer(r.Config, cn+" <"+ce+">"); err != nil {
@@ -770,7 +790,10 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	startIndex()
 	first := strings.SplitN(c.Message, "\n", 2)[0]
 	logMsg := "commit: " + first
-	if head.Hash.IsZero() {
+	switch {
+	case replace != nil:
+		logMsg = "commit (amend): " + first
+	case head.Hash.IsZero():
 		logMsg = "commit (initial): " + first
 	}
 	err = r.UpdateRef(repo.RefUpdate{
@@ -871,6 +894,61 @@ func splice(r *repo.Repo, root plumbing.Hash, path []string, sub plumbing.Hash) 
 		return plumbing.ZeroHash, nil // an emptied folder disappears, as in git
 	}
 	return r.WriteTree(ents)
+}
+
+// ownTrailer marks the commits memkeep makes: only those may be replaced
+// by the next memory commit (see ownStretch).
+var ownTrailer = Trailer{Key: "Memkeep-Commit", Value: "memory only"}
+
+// stretch is memkeep's own memory commit at HEAD that the next memory
+// commit replaces, so that a branch shows one memory commit between two of
+// the user's: its parent, the parent's memory, and its trailers.
+type stretch struct {
+	parent    plumbing.Hash
+	parentMem plumbing.Hash
+	trailers  []Trailer
+}
+
+// ownStretch returns the stretch HEAD (commit c, memory subtree mem) ends
+// when HEAD is memkeep's own commit: it carries memkeep's trailer, has one
+// parent, changes nothing but the memory folder (a user's amend of it is
+// the user's), and neither a remote-tracking ref nor another branch holds
+// it (history others have is never rewritten). nil otherwise.
+func ownStretch(r *repo.Repo, head repo.Head, c *repo.Commit, mem plumbing.Hash) *stretch {
+	h := head.Hash
+	if len(c.ParentHashes) != 1 || !strings.Contains(c.Message, "\n"+ownTrailer.Key+": "+ownTrailer.Value+"\n") {
+		return nil
+	}
+	p, err := r.Commit(c.ParentHashes[0])
+	if err != nil {
+		return nil
+	}
+	pmem, err := r.SubtreeAt(p.TreeHash, memRel)
+	if err != nil {
+		return nil
+	}
+	if root, err := splice(r, p.TreeHash, strings.Split(memRel, "/"), mem); err != nil || root != c.TreeHash {
+		return nil
+	}
+	tips, err := r.TipsExcept(head.Branch)
+	if err != nil {
+		return nil
+	}
+	for _, t := range tips {
+		if t == h {
+			return nil
+		}
+		if bases, err := r.MergeBase(h, t); err != nil || slices.Contains(bases, h) {
+			return nil
+		}
+	}
+	st := &stretch{parent: c.ParentHashes[0], parentMem: pmem}
+	for line := range strings.SplitSeq(c.Message, "\n") {
+		if k, v, ok := strings.Cut(line, ": "); ok && k == "Memkeep-Session" {
+			st.trailers = append(st.trailers, Trailer{Key: k, Value: v})
+		}
+	}
+	return st
 }
 
 // message assembles subject, optional body and trailers. The caller

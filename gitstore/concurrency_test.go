@@ -51,9 +51,11 @@ func TestCommitConcurrentProcesses(t *testing.T) {
 			t.Fatalf("p%d.jsonl lost:\n%s\n%v", i, tree, outs)
 		}
 	}
-	// A linear chain from base: no commit was overwritten by another.
+	// A linear chain from base. Each memory commit replaces the previous
+	// one while it is memkeep's own and unpushed, so the chain may be one
+	// commit; what no commit may lose is a file (checked above).
 	chain := strings.Fields(git(t, dir, "rev-list", "--first-parent", base+"..HEAD"))
-	if len(chain) < committed || len(chain) > n+1 {
+	if len(chain) < 1 || len(chain) > n+1 || committed == 0 {
 		t.Fatalf("%d commits on the branch, %d processes committed", len(chain), committed)
 	}
 	if rl := strings.Count(git(t, dir, "reflog", "show", "main"), "\n"); rl < len(chain)+2 {

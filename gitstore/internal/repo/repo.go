@@ -440,3 +440,49 @@ func appendLog(path, line string) error {
 
 // Now is the clock used for commit and reflog times (a test seam).
 var Now = time.Now
+
+// TipsExcept lists the commits that the remote-tracking refs and the
+// branches other than except (a full ref name) point at, loose and packed:
+// history others already hold, which must not be rewritten.
+func (r *Repo) TipsExcept(except string) ([]plumbing.Hash, error) {
+	var out []plumbing.Hash
+	for _, dir := range []string{"refs/remotes", "refs/heads"} {
+		root := filepath.Join(r.CommonDir, filepath.FromSlash(dir))
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(r.CommonDir, p)
+			if filepath.ToSlash(rel) == except || strings.HasSuffix(p, ".lock") {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil // removed meanwhile
+			}
+			if s := strings.TrimSpace(string(b)); len(s) == 40 {
+				out = append(out, plumbing.NewHash(s))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if h, name, ok := strings.Cut(line, " "); ok && len(h) == 40 && name != except && (strings.HasPrefix(name, "refs/remotes/") || strings.HasPrefix(name, "refs/heads/")) {
+			out = append(out, plumbing.NewHash(h))
+		}
+	}
+	return out, nil
+}
