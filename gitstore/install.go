@@ -16,7 +16,10 @@ import (
 // files merge through memkeep's driver, and L1 transcripts are marked
 // generated so code review tools fold them.
 func GitAttributes() []byte {
-	return []byte(`# memkeep: merge memory by record id so it never conflicts (memkeep merge-driver)
+	return []byte(`# memkeep: merge memory by record id so it never conflicts (memkeep merge-driver);
+# memkeep writes these files byte for byte as it commits them: no line-ending
+# conversion and no clean/smudge filter (git-crypt, LFS) applies to them.
+* -text -filter
 *.json merge=memkeep
 *.jsonl merge=memkeep
 memory.md merge=memkeep

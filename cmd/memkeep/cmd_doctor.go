@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/memdir"
@@ -65,6 +66,14 @@ func runDoctor(_ context.Context, o doctorOptions, s *streams) error {
 	checks = append(checks, check{Name: ".gitattributes", OK: bytes.Equal(attrs, memoryAttributes()), Detail: memdir.MemoryRel + "/.gitattributes routes memory merges to memkeep", Fix: "memkeep init"})
 
 	checks = append(checks, hookChecks(l)...)
+
+	if probs := gitstore.Health(l); len(probs) > 0 {
+		for _, p := range probs {
+			checks = append(checks, check{Name: "git settings", Detail: p.What, Fix: p.Fix})
+		}
+	} else {
+		checks = append(checks, check{Name: "git settings", OK: true, Detail: "memory can be committed here"})
+	}
 
 	ok, detail := mergeDriverStatus(l)
 	checks = append(checks, check{Name: "merge driver", OK: ok, Detail: detail, Fix: "memkeep init"})
