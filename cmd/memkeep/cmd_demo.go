@@ -36,14 +36,15 @@ func demoCommand(s *streams) *cli.Command {
 		Usage: "newcomer tour: replay a bundled session through every hook and show the memory it leaves",
 		UsageText: `memkeep demo
 memkeep demo --dir /tmp/tour    # keep the demo repository somewhere you choose`,
-		Description: `Creates a small git project in a temporary folder, sets memkeep up in it,
+		Description: `Creates a small git project in ~/.cache/memkeep/demo (the next demo
+replaces it; --dir chooses another place), sets memkeep up in it,
 and replays a bundled Claude Code session (a bug report, a fix, a rule)
 through every hook in the order Claude Code fires them. When the Stop hook
 asks for memory work, the demo runs the commands it asks for, as the agent
 would. Then it shows the memory files, memkeep log, the review of the
 memory commits, and what the next session would be told.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Usage: "create the demo in `DIR` (must not exist) instead of a temporary folder", Destination: &o.Dir},
+			&cli.StringFlag{Name: "dir", Usage: "create the demo in `DIR` (must not exist) instead of ~/.cache/memkeep/demo", Destination: &o.Dir},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			return runDemo(ctx, o, s)
@@ -64,7 +65,7 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	if dir == "" {
 		dir = o.Dir
 		if dir == "" {
-			if dir, err = os.MkdirTemp("", "memkeep-demo-"); err != nil {
+			if dir, err = demoHome(); err != nil {
 				return err
 			}
 		} else if err := os.Mkdir(dir, 0o755); err != nil {
@@ -81,7 +82,7 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	root := filepath.Join(dir, "shop")
 	say := func(format string, args ...any) { fmt.Fprintf(s.out, format+"\n", args...) }
 
-	say("== 1. A small project: %s", root)
+	say("== 1. A small project: %s", tildePath(root))
 	if err := demoProject(root); err != nil {
 		return err
 	}
@@ -163,8 +164,40 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	if err := runShell(s, exe, root, `memkeep recall "why was the cart total wrong"`); err != nil {
 		return err
 	}
-	say("\nThe demo repository stays in %s, with memkeep in %s: try `cd %s && git log --stat`, or `%s recall cart` there.", dir, filepath.Dir(exe), root, exe)
+	say("\nThe demo repository stays in %s (the next demo replaces it): try `cd %s && git log --stat`, or `%s recall cart` there.", tildePath(root), tildePath(root), tildePath(exe))
 	return nil
+}
+
+// demoHome is where the demo lives when no --dir is given: a folder of
+// memkeep's in the user's cache (~/.cache/memkeep/demo), which the next
+// demo replaces, so that what it prints and the hooks it installs name a
+// place that stays, not a temporary one. A folder there that is not a
+// demo's is never removed.
+func demoHome() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return os.MkdirTemp("", "memkeep-demo-")
+	}
+	dir := filepath.Join(cache, "memkeep", "demo")
+	if _, err := os.Stat(dir); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "shop", ".git")); err != nil {
+			return "", fmt.Errorf("%s exists and is not a memkeep demo: move it, or pass --dir", dir)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+	}
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// tildePath writes a path under the home folder as ~/….
+func tildePath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rest, ok := strings.CutPrefix(p, home+string(filepath.Separator)); ok {
+			return "~/" + filepath.ToSlash(rest)
+		}
+	}
+	return p
 }
 
 // rerunFromCopy copies the memkeep binary exe into dir/bin and runs the
