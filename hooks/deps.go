@@ -3,6 +3,7 @@ package hooks
 import (
 	"time"
 
+	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -38,7 +39,7 @@ type Memory interface {
 	Context(l memdir.Layout, budget int, sid, source string) (string, error)
 	// Recall returns the memories relevant to a prompt, ready to inject,
 	// or "" when none passes the threshold.
-	Recall(l memdir.Layout, prompt string, threshold float64, max int) (string, error)
+	Recall(l memdir.Layout, sessionID, prompt string, cfg config.RecallConfig) (string, error)
 }
 
 // Change summarises what a consolidation changed, for commit messages.
@@ -126,7 +127,7 @@ func (noMemory) RecordPrompt(memdir.Layout, string, string) ([]string, error) {
 	return nil, nil
 }
 func (noMemory) Context(memdir.Layout, int, string, string) (string, error) { return "", nil }
-func (noMemory) Recall(memdir.Layout, string, float64, int) (string, error) {
+func (noMemory) Recall(memdir.Layout, string, string, config.RecallConfig) (string, error) {
 	return "", nil
 }
 

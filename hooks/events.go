@@ -54,7 +54,7 @@ func userPromptSubmit(e *Env) (Output, error) {
 	}))
 	rules, err := e.Deps.Memory.RecordPrompt(e.Layout, e.In.SessionID, e.In.Prompt)
 	errs = append(errs, err)
-	recall, err := e.Deps.Memory.Recall(e.Layout, e.In.Prompt, e.Config.Recall.Threshold, e.Config.Recall.Max)
+	recall, err := e.Deps.Memory.Recall(e.Layout, e.In.SessionID, e.In.Prompt, e.Config.Recall)
 	errs = append(errs, err)
 	out := Output{}
 	var ctx []string

@@ -13,6 +13,7 @@ import (
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/recall"
 	"github.com/memkeep/memkeep/render"
 )
 
@@ -75,5 +76,5 @@ func memoryContext(l memdir.Layout, budget int, opts render.ContextOptions) (str
 // so that the next session starts, and its prompts recall, from them.
 func warmCaches(l memdir.Layout, budget int) {
 	_, _ = memoryContext(l, budget-budget/hotShare, render.ContextOptions{Branch: currentBranch(l), Files: gitstore.BranchFiles(l), Source: "startup"})
-	_ = consolidate.WarmRecall(l)
+	updateRecall(l, recall.UpdateOptions{})
 }

@@ -297,7 +297,7 @@ func bigMemoryHook(b *testing.B, event string, fields map[string]any, cache stri
 	if cache != "" {
 		p := filepath.Join(dir, ".git", "memkeep", cache)
 		run.Before = func() error {
-			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			if err := os.RemoveAll(p); err != nil {
 				return err
 			}
 			return nil
@@ -349,7 +349,7 @@ func BenchmarkHookUserPromptSubmit(b *testing.B) {
 // read and the index built again, the work every prompt did before there
 // was an index.
 func BenchmarkHookUserPromptSubmitCold(b *testing.B) {
-	run, _ := bigMemoryHook(b, "UserPromptSubmit", promptFields, "recall.idx")
+	run, _ := bigMemoryHook(b, "UserPromptSubmit", promptFields, "recall")
 	for i := 0; i < b.N; i++ {
 		reportVsFloor(b, "UserPromptSubmit, no recall index (10,000 L2 items)", run, 10)
 	}

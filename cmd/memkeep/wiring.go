@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/consolidate"
-	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/recall"
 	"github.com/memkeep/memkeep/layers/stream"
 	"github.com/memkeep/memkeep/render"
 )
@@ -40,7 +41,9 @@ const hookLockWait = 500 * time.Millisecond
 type memoryAdapter struct{}
 
 func (memoryAdapter) Micro(l memdir.Layout, sid string) (hooks.Change, error) {
+	before := recall.DirState(l)
 	sum, err := consolidate.Micro(l, sid, consolidate.Options{LockWait: hookLockWait})
+	updateRecall(l, recall.UpdateOptions{Session: sid, Before: before})
 	return change(sum), err
 }
 
@@ -89,12 +92,17 @@ func (memoryAdapter) Context(l memdir.Layout, budget int, sid, source string) (s
 	return sessionContext(l, budget, time.Now(), sid, source)
 }
 
-func (memoryAdapter) Recall(l memdir.Layout, prompt string, threshold float64, max int) (string, error) {
-	hits, err := consolidate.Recall(l, prompt, l4.SearchOptions{Threshold: threshold, Max: max})
+func (memoryAdapter) Recall(l memdir.Layout, sid, prompt string, cfg config.RecallConfig) (string, error) {
+	ix, err := recall.Open(l, sid)
 	if err != nil {
 		return "", err
 	}
-	return consolidate.FormatHits(hits), nil
+	defer ix.Close()
+	hits := ix.Search(prompt, recall.Options{Threshold: cfg.Threshold, Max: cfg.Max})
+	if ix.NeedsRebuild() {
+		rebuildInBackground(l)
+	}
+	return recall.ForPrompt(hits, prompt, cfg.Budget), nil
 }
 
 // hotShare is the part of the SessionStart budget kept for the digest of
@@ -174,4 +182,13 @@ func short(h string) string {
 		return h[:7]
 	}
 	return h
+}
+
+// updateRecall adds what a turn wrote to the recall index; a rebuild it
+// asks for runs in the background. The index is a cache: failing to
+// update it costs the next prompt a fresh read, never the turn.
+func updateRecall(l memdir.Layout, opts recall.UpdateOptions) {
+	if errors.Is(recall.Update(l, opts), recall.ErrRebuild) {
+		rebuildInBackground(l)
+	}
 }

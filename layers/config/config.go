@@ -57,12 +57,15 @@ type ContextConfig struct {
 	HotHours int `yaml:"hot_hours"`
 }
 
-// RecallConfig bounds what a prompt gets injected.
+// RecallConfig bounds what recall answers and a prompt gets injected.
 type RecallConfig struct {
-	// Threshold is the minimum relevance score 0–1; default 0.35.
+	// Threshold is the least share of a query's information (0–1) an
+	// answer must hold; default 0.3.
 	Threshold float64 `yaml:"threshold"`
-	// Max is the most memories injected; default 3.
+	// Max is the most answers injected into a prompt; default 3.
 	Max int `yaml:"max"`
+	// Budget bounds what a prompt is given, in characters; default 2000.
+	Budget int `yaml:"budget"`
 }
 
 // Default returns the settings used when config.yaml is absent.
@@ -71,7 +74,7 @@ func Default() Config {
 		Commit:  "auto",
 		Stop:    StopConfig{Enforce: "block", BlockBudget: 2, MinEdits: 1, MinToolUses: 8},
 		Context: ContextConfig{Budget: 6000, HotHours: 24},
-		Recall:  RecallConfig{Threshold: 0.35, Max: 3},
+		Recall:  RecallConfig{Threshold: 0.3, Max: 3, Budget: 2000},
 	}
 }
 

@@ -60,6 +60,7 @@ var sections = []section{
 	{"recall", []setting{
 		{"threshold", func(c *Config, v scalar) error { return v.float(&c.Recall.Threshold) }},
 		{"max", func(c *Config, v scalar) error { return v.int(&c.Recall.Max) }},
+		{"budget", func(c *Config, v scalar) error { return v.int(&c.Recall.Budget) }},
 	}},
 }
 

@@ -146,7 +146,7 @@ func genConfig(rng *rand.Rand) string {
 		"":        {"commit", "evaluator", "comit"},
 		"stop":    {"enforce", "block_budget", "min_edits", "min_tool_uses", "budget"},
 		"context": {"budget", "hot_hours", "max"},
-		"recall":  {"threshold", "max"},
+		"recall":  {"threshold", "max", "budget"},
 	}
 	// Values of every form; the second list is YAML the parser refuses
 	// or values a setting refuses, drawn less often.

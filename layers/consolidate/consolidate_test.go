@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"github.com/memkeep/memkeep/layers/recall"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,11 +168,20 @@ func TestContextBudgetAndRecall(t *testing.T) {
 			t.Errorf("full context lacks the rule or the exchange:\n%s", ctx)
 		}
 	}
-	hits, err := Recall(l, "why does login return 401 for expired tokens", searchOpts(0.35))
-	if err != nil || len(hits) == 0 || hits[0].Layer != "L4" && hits[0].Layer != "L3" && hits[0].Layer != "L2" {
-		t.Fatalf("Recall = %+v, %v", hits, err)
+	// The consolidated memory is what recall finds: the rule, the exchange.
+	if err := recall.Build(l); err != nil {
+		t.Fatal(err)
 	}
-	if hits, _ := Recall(l, "render the dashboard chart colours", searchOpts(0.35)); len(hits) != 0 {
+	ix, err := recall.Open(l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	hits := ix.Search("why does login return 401 for expired tokens", recall.Options{Threshold: 0.3, Max: 3})
+	if len(hits) == 0 {
+		t.Fatal("recall finds nothing about the login failure")
+	}
+	if hits := ix.Search("render the dashboard chart colours", recall.Options{Threshold: 0.3, Max: 3}); len(hits) != 0 {
 		t.Errorf("an unrelated query recalled %+v", hits)
 	}
 	_ = m

@@ -323,17 +323,3 @@ func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
 	v.saveIndex()
 	return render.Context(render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent}, opts), nil
 }
-
-// FormatHits renders hits for injection into a prompt, "" when there are
-// none.
-func FormatHits(hits []l4.Hit) string {
-	if len(hits) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("memkeep: memories relevant to this prompt:\n")
-	for _, h := range hits {
-		fmt.Fprintf(&b, "- [%s %s] %s (%s)\n", h.Layer, h.Kind, oneLine(h.Text, 200), h.Source)
-	}
-	return b.String()
-}

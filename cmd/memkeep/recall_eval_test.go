@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/fixtures"
+)
+
+// question is one entry of fixtures/recall/questions.json.
+type question struct {
+	ID         string   `json:"id"`
+	Q          string   `json:"q"`
+	Kind       string   `json:"kind"` // where, how, why, failed, span, never
+	OtherWords bool     `json:"other_words"`
+	Evidence   []string `json:"evidence"` // any one, case-insensitive, proves the answer
+	Sessions   []string `json:"sessions"`
+}
+
+// evalHit is the part of a `memkeep recall --json` hit the check reads.
+type evalHit struct {
+	Coverage float64 `json:"coverage"`
+	Snippet  string  `json:"snippet"`
+	Text     string  `json:"text"`
+	File     string  `json:"file"`
+	Lines    [2]int  `json:"lines"`
+}
+
+// TestRecallQuestions imports the real sessions in ../shared/transcripts
+// as they are (recorded in February: months before any test runs),
+// consolidates them, and asks the question set fixtures/recall/
+// questions.json. It prints, in one run: hit@1 and hit@5 (the evidence in
+// a hit's snippet or in the at most 200 L1 lines its provenance points
+// at), the same on the questions phrased in other words, the share of
+// questions for which the UserPromptSubmit hook shows the evidence, how
+// many never-happened questions got an answer, and a grep baseline that
+// ranks 200-line windows of the L1 files by the question's words.
+func TestRecallQuestions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports the real transcripts")
+	}
+	files := fixtures.SharedOrSkip(t)
+	var spotter []string
+	for _, f := range files {
+		if strings.Contains(f, "spotter-2.1.39") && !strings.Contains(f, "/subagents/") {
+			abs, _ := filepath.Abs(f)
+			spotter = append(spotter, abs)
+		}
+	}
+	var qs []question
+	data, err := os.ReadFile("../../fixtures/recall/questions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &qs); err != nil {
+		t.Fatalf("questions.json: %v", err)
+	}
+	p := newFaultProject(t, t.TempDir())
+	p.run("", nil, append([]string{"import"}, spotter...)...)
+	p.run("", nil, "consolidate", "--deep")
+	l1 := readL1Files(t, filepath.Join(p.dir, ".claude", "memory", "sessions"))
+
+	var s evalScore
+	var misses []string
+	for _, q := range qs {
+		hits := p.recall(q.Q)
+		hook := p.promptContext(q.Q)
+		if q.Kind == "never" {
+			s.never++
+			if os.Getenv("EVAL_DEBUG") != "" && len(hits) > 0 {
+				t.Logf("cov %s never top %.2f", q.ID, hits[0].Coverage)
+			}
+			if len(hits) > 0 {
+				s.neverAnswered++
+				misses = append(misses, fmt.Sprintf("%s never happened, answered: %s", q.ID, hits[0].Snippet))
+			}
+			if hook != "" {
+				s.neverInjected++
+			}
+			continue
+		}
+		s.asked++
+		at := -1
+		for i, h := range hits {
+			if i < 5 && hitShows(h, q.Evidence, l1) {
+				at = i
+				break
+			}
+		}
+		hook1 := containsAny(hook, q.Evidence)
+		if os.Getenv("EVAL_DEBUG") != "" && len(hits) > 0 {
+			cov := -1.0
+			if at >= 0 {
+				cov = hits[at].Coverage
+			}
+			t.Logf("cov %s at %d top %.2f answer %.2f", q.ID, at, hits[0].Coverage, cov)
+		}
+		grep1, grep5 := grepBaseline(q.Q, q.Evidence, l1)
+		s.add(q.OtherWords, at, hook1, grep1, grep5)
+		if at != 0 {
+			top := "nothing"
+			if len(hits) > 0 {
+				top = hits[0].Snippet
+			}
+			misses = append(misses, fmt.Sprintf("%s (%s, other words %v) at %d: %q; first answer: %.120s", q.ID, q.Kind, q.OtherWords, at, q.Q, top))
+		}
+	}
+	t.Logf("%d questions (%d phrased in other words), %d never happened", s.asked, s.other, s.never)
+	t.Logf("recall  hit@1 %.2f  hit@5 %.2f  other words: hit@1 %.2f hit@5 %.2f", s.rate(s.hit1), s.rate(s.hit5), s.rateOther(s.otherHit1), s.rateOther(s.otherHit5))
+	t.Logf("prompt hook shows the evidence for %.2f", s.rate(s.hook))
+	t.Logf("grep    hit@1 %.2f  hit@5 %.2f (200-line windows ranked by the question's words)", s.rate(s.grep1), s.rate(s.grep5))
+	t.Logf("never happened: %d of %d answered by recall, %d given by the prompt hook", s.neverAnswered, s.never, s.neverInjected)
+	for _, m := range misses {
+		t.Log("miss: " + m)
+	}
+	// The floor this set is held to, so that a change that loses answers
+	// fails: the targets recall is built for (hit@5 ≥ 0.8, ≥ 0.6 in other
+	// words, hit@1 above grep's, the prompt hook showing the answer for
+	// half), less a margin for the prompt hook; of the never-happened
+	// questions one is still answered (q103, the dark mode toggle: every
+	// word of it but "dark" is in memory).
+	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 1 || s.neverInjected > 1 {
+		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, at most one never-happened question answered")
+	}
+}
+
+type evalScore struct {
+	asked, other         int
+	hit1, hit5, hook     int
+	otherHit1, otherHit5 int
+	grep1, grep5         int
+	never, neverAnswered int
+	neverInjected        int
+}
+
+func (s *evalScore) add(other bool, at int, hook, grep1, grep5 bool) {
+	if other {
+		s.other++
+	}
+	if at == 0 {
+		s.hit1++
+		if other {
+			s.otherHit1++
+		}
+	}
+	if at >= 0 {
+		s.hit5++
+		if other {
+			s.otherHit5++
+		}
+	}
+	for _, c := range []struct {
+		ok bool
+		n  *int
+	}{{hook, &s.hook}, {grep1, &s.grep1}, {grep5, &s.grep5}} {
+		if c.ok {
+			*c.n++
+		}
+	}
+}
+
+func (s *evalScore) rate(n int) float64      { return float64(n) / float64(max(1, s.asked)) }
+func (s *evalScore) rateOther(n int) float64 { return float64(n) / float64(max(1, s.other)) }
+
+// recall runs `memkeep recall --json` as a user would.
+func (p *faultProject) recall(q string) []evalHit {
+	p.t.Helper()
+	args := []string{"recall", "--json", "--max", "5"}
+	if th := os.Getenv("EVAL_THRESHOLD"); th != "" {
+		args = append(args, "--threshold", th) // to calibrate; the default otherwise
+	}
+	cmd := exec.Command(p.bin, append(args, q)...)
+	cmd.Dir = p.dir
+	cmd.Env = append(os.Environ(), "MEMKEEP_NO_SPAWN=1", "CLAUDE_PROJECT_DIR=")
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("memkeep recall %q: %v", q, err)
+	}
+	var hits []evalHit
+	if err := json.Unmarshal(out, &hits); err != nil {
+		p.t.Fatalf("memkeep recall --json: %v\n%s", err, out)
+	}
+	return hits
+}
+
+// promptContext runs the UserPromptSubmit hook for q and gives the
+// context it adds.
+func (p *faultProject) promptContext(q string) string {
+	p.t.Helper()
+	in, _ := json.Marshal(map[string]any{"session_id": "eval-0000", "cwd": p.dir, "hook_event_name": "UserPromptSubmit", "prompt": q, "transcript_path": p.transcript})
+	cmd := exec.Command(p.bin, "hook", "UserPromptSubmit")
+	cmd.Dir = p.dir
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Env = append(os.Environ(), "MEMKEEP_NO_SPAWN=1", "CLAUDE_PROJECT_DIR=")
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("hook: %v\n%s", err, out)
+	}
+	var o struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	_ = json.Unmarshal(out, &o)
+	return o.HookSpecificOutput.AdditionalContext
+}
+
+// readL1Files reads every L1 file, by its name under .claude/memory.
+func readL1Files(t *testing.T, dir string) map[string][]string {
+	out := map[string][]string{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".l1.jsonl") {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["sessions/"+e.Name()] = strings.Split(string(b), "\n")
+		}
+	}
+	return out
+}
+
+// hitShows reports whether a hit shows the evidence: in its snippet or
+// text, or in the L1 lines its provenance names (at most 200 of them).
+func hitShows(h evalHit, evidence []string, l1 map[string][]string) bool {
+	if containsAny(h.Snippet+"\n"+h.Text, evidence) {
+		return true
+	}
+	lines, ok := l1[h.File]
+	if !ok || h.Lines[0] < 1 {
+		return false
+	}
+	from, to := h.Lines[0], min(h.Lines[1], h.Lines[0]+199, len(lines))
+	return containsAny(strings.Join(lines[from-1:to], "\n"), evidence)
+}
+
+func containsAny(s string, evidence []string) bool {
+	s = strings.ToLower(s)
+	for _, e := range evidence {
+		if strings.Contains(s, strings.ToLower(e)) || strings.Contains(s, strings.ToLower(jsonEscaped(e))) {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonEscaped(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// grepBaseline ranks 200-line windows (every 100 lines) of the L1 files
+// by how many of the question's words (three letters or more) each holds,
+// as a developer grepping for them would, and reports whether the best
+// window, and one of the best five, holds the evidence.
+func grepBaseline(q string, evidence []string, l1 map[string][]string) (top1, top5 bool) {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r == '/')
+	}) {
+		w = strings.Trim(w, ".-/")
+		if len(w) >= 3 && !grepStop[w] && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	type window struct {
+		score int
+		text  string
+	}
+	var ws []window
+	names := make([]string, 0, len(l1))
+	for n := range l1 {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		lines := l1[n]
+		for from := 0; from < len(lines); from += 100 {
+			text := strings.ToLower(strings.Join(lines[from:min(from+200, len(lines))], "\n"))
+			score := 0
+			for _, w := range words {
+				if strings.Contains(text, w) {
+					score++
+				}
+			}
+			ws = append(ws, window{score, text})
+		}
+	}
+	slices.SortStableFunc(ws, func(a, b window) int { return b.score - a.score })
+	for i, w := range ws[:min(5, len(ws))] {
+		if w.score > 0 && containsAny(w.text, evidence) {
+			return i == 0, true
+		}
+	}
+	return false, false
+}
+
+// grepStop are the words of a question a grep would leave out.
+var grepStop = map[string]bool{"the": true, "and": true, "was": true, "were": true, "did": true, "which": true, "what": true, "why": true, "how": true, "where": true, "when": true, "who": true, "does": true, "for": true, "that": true, "this": true, "with": true, "from": true, "into": true, "our": true, "get": true, "got": true, "has": true, "have": true, "had": true, "its": true, "are": true, "any": true, "ever": true}

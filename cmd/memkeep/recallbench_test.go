@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/internal/proctime"
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/recall"
+)
+
+// Recall at scale: a memory of 2,000 sessions of L1 (about 200 MB) and
+// 20,000 L2 items, generated from the real transcripts. Run with:
+//
+//	go test ./cmd/memkeep -run '^$' -bench RecallScale -benchtime 1x
+//
+// It reports the full build, the update a Stop makes after one turn, and
+// `memkeep recall` and the UserPromptSubmit hook as whole processes next
+// to an empty Go program in the same run.
+
+const (
+	scaleSessions = 2000
+	scaleL2Items  = 20000
+)
+
+// scaleProject imports the real sessions, consolidates them, then copies
+// each big session's L1 and L2 files until there are scaleSessions, the
+// copies' words varied (the project name numbered per copy) so that the
+// vocabulary grows as a real project's does.
+func scaleProject(b *testing.B) (dir string, l memdir.Layout) {
+	b.Helper()
+	var spotter []string
+	for _, f := range fixtures.SharedOrSkip(b) {
+		if strings.Contains(f, "spotter-2.1.39") && !strings.Contains(f, "/subagents/") {
+			abs, _ := filepath.Abs(f)
+			spotter = append(spotter, abs)
+		}
+	}
+	bin := memkeepBinary(b)
+	dir = b.TempDir()
+	// MEMKEEP_SCALE_DIR keeps the generated project for the next run
+	// (profiling); it is made once.
+	if keep := os.Getenv("MEMKEEP_SCALE_DIR"); keep != "" {
+		if l, err := memdir.Find(keep); err == nil {
+			return keep, l
+		}
+		dir = keep
+		os.MkdirAll(dir, 0o755)
+	}
+	run := func(args ...string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Env = benchEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("memkeep %v: %v\n%s", args, err, out)
+		}
+	}
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v %s", err, out)
+	}
+	run("init", "--local")
+	run(append([]string{"import"}, spotter...)...)
+	run("consolidate", "--deep")
+	l, err := memdir.Find(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ss, err := l2.Sessions(l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type session struct {
+		l1 []byte
+		l2 *l2.File
+	}
+	var big []session
+	items := 0
+	for _, s := range ss {
+		data, err := os.ReadFile(l.L1File(s.Base))
+		if err != nil || len(data) < 50_000 {
+			continue
+		}
+		f, err := l2.Load(l.L2File(s.Base))
+		if err != nil {
+			b.Fatal(err)
+		}
+		big = append(big, session{data, f})
+		items += len(f.Exchanges) + len(f.Facts)
+	}
+	if len(big) == 0 {
+		b.Skip("no big session to copy")
+	}
+	copies := scaleSessions - len(ss)
+	// Each copy's L2 items are repeated so that the whole holds about
+	// scaleL2Items.
+	repeat := max(1, scaleL2Items*len(big)/(items*copies)+1)
+	start := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC)
+	for c := range copies {
+		src := big[c%len(big)]
+		at := start.Add(time.Duration(c) * 3 * time.Hour)
+		sid := fmt.Sprintf("%08x-0000-4000-8000-%012x", c+0x100, c)
+		base := memdir.SessionBase(at, sid)
+		word := fmt.Sprintf("spotter%d", c%97)
+		if err := os.WriteFile(l.L1File(base), bytes.ReplaceAll(src.l1, []byte("spotter"), []byte(word)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		f := *src.l2
+		f.SessionID, f.L1 = sid, base+".l1.jsonl"
+		f.Exchanges = nil
+		for r := range repeat {
+			for _, x := range src.l2.Exchanges {
+				x.ID = fmt.Sprintf("x-%06x%02x", c, r) + x.ID[min(len(x.ID), 10):]
+				x.Summary = strings.ReplaceAll(x.Summary, "spotter", word)
+				f.Exchanges = append(f.Exchanges, x)
+			}
+		}
+		if err := f.Save(l.L2File(base)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir, l
+}
+
+func BenchmarkRecallScale(b *testing.B) {
+	dir, l := scaleProject(b)
+	var l1Bytes int64
+	ents, _ := os.ReadDir(l.SessionsDir())
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".l1.jsonl") {
+			l1Bytes += fi.Size()
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		os.RemoveAll(recall.Dir(l))
+		t0 := time.Now()
+		if err := recall.Build(l); err != nil {
+			b.Fatal(err)
+		}
+		build := time.Since(t0)
+		b.Logf("full build: %s for %d files, %.0f MB of L1", build.Round(time.Millisecond), len(ents), float64(l1Bytes)/1e6)
+
+		// One turn: ten L1 lines and the session's L2 file rewritten.
+		ss, _ := l2.Sessions(l)
+		last := ss[len(ss)-1]
+		before := recall.DirState(l)
+		f, _ := os.OpenFile(l.L1File(last.Base), os.O_APPEND|os.O_WRONLY, 0)
+		for j := range 10 {
+			fmt.Fprintf(f, `{"ts":"2026-11-20T10:00:%02dZ","k":"text","off":%d,"text":"Turn %d: the websocket reconnect now backs off exponentially."}`+"\n", j, j, j)
+		}
+		f.Close()
+		l2f, _ := l2.Load(l.L2File(last.Base))
+		l2f.Exchanges = append(l2f.Exchanges, l2.Exchange{ID: "x-turn", Summary: "Websocket reconnect backoff", L1Range: [2]int{1, 2}})
+		l2f.Save(l.L2File(last.Base))
+		t0 = time.Now()
+		if err := recall.Update(l, recall.UpdateOptions{Session: last.ID, Before: before}); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("index update after one turn (in process): %s", time.Since(t0).Round(time.Microsecond))
+
+		q := "why were long tool results cut to a few rows in the transcript view"
+		reportVsFloor(b, "memkeep recall (2,000 sessions)", proctime.Run{Path: memkeepBinary(b), Args: []string{"recall", q}, Dir: dir, Env: benchEnv()}, 20)
+		in := hookPayload(b, map[string]any{"session_id": last.ID, "cwd": dir, "hook_event_name": "UserPromptSubmit", "prompt": q})
+		reportVsFloor(b, "UserPromptSubmit (2,000 sessions)", proctime.Run{Path: memkeepBinary(b), Args: []string{"hook", "UserPromptSubmit"}, Dir: dir, Stdin: in, Env: benchEnv()}, 20)
+	}
+}
+
+// BenchmarkRecallScaleSearch is the in-process search at scale, for
+// profiling (-cpuprofile).
+func BenchmarkRecallScaleSearch(b *testing.B) {
+	_, l := scaleProject(b)
+	if ix, err := recall.Open(l, ""); err != nil || ix.NeedsRebuild() {
+		if err := recall.Build(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	q := "why were long tool results cut to a few rows in the transcript view"
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ix, err := recall.Open(l, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Search(q, recall.Options{Max: 10})
+		ix.Close()
+	}
+}

@@ -1,0 +1,283 @@
+package recall
+
+import (
+	"bytes"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memkeep/memkeep/internal/jsonscan"
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+	"github.com/memkeep/memkeep/layers/l4"
+)
+
+// Field weights: how much a term found in each field counts. A path, a
+// command or a search pattern names the thing itself; a summary names the
+// exchange; a tool's result and assistant prose hold many words each
+// said in passing.
+const (
+	wPrompt  = 1.2
+	wText    = 1.0
+	wCompact = 0.4
+	wPath    = 1.6
+	wCmd     = 1.3
+	wPattern = 1.3
+	wDiff    = 1.2
+	wArg     = 1.0
+	wResult  = 0.8
+	wToolNm  = 0.3
+
+	wSummary = 2.0
+	wDetails = 1.0
+	wKeyword = 1.5
+	wName    = 2.0
+)
+
+// tailSpan is how many bytes before an L1 range's end are hashed to tell
+// an appended file (same bytes) from a rewritten one.
+const tailSpan = 256
+
+func tailHash(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b[max(0, len(b)-tailSpan):])
+	return h.Sum64()
+}
+
+// addL1 indexes the L1 records in data, the bytes [from, from+len(data))
+// of the file name, whose first line is line firstLine. Only whole lines
+// are indexed; it returns the end of the last one.
+//
+// prefix holds the bytes of the file just before from (at least tailSpan
+// of them when there are that many), for the hash of the range's end.
+func (b *segmentBuilder) addL1(name, stamp string, data []byte, from uint64, firstLine uint32, prefix []byte) uint64 {
+	end := bytes.LastIndexByte(data, '\n') + 1
+	data = data[:end]
+	tail := data
+	if len(data) < tailSpan {
+		tail = append(slices.Clone(prefix[max(0, len(prefix)-tailSpan):]), data...)
+	}
+	b.startSource(source{Name: name, Stamp: stamp, From: from, To: from + uint64(end), Tail: tailHash(tail), Line: firstLine})
+	line := firstLine
+	off := from
+	for len(data) > 0 {
+		n := bytes.IndexByte(data, '\n')
+		rec := data[:n]
+		if len(bytes.TrimSpace(rec)) > 0 {
+			b.addL1Record(rec, line, off)
+		}
+		data = data[n+1:]
+		off += uint64(n + 1)
+		line++
+	}
+	b.sources[len(b.sources)-1].NextLine = line
+	return from + uint64(end)
+}
+
+// l1Fields are the members of an L1 record that are searched.
+type l1Fields struct {
+	ts, kind, agent, text, tool, file, cmd, pat, diff, arg, res string
+}
+
+func scanL1(rec []byte) (f l1Fields, ok bool) {
+	err := jsonscan.Members(rec, func(key, val []byte) {
+		switch string(key) {
+		case "ts":
+			f.ts = jsonscan.String(val)
+		case "k":
+			f.kind = jsonscan.String(val)
+		case "agent":
+			f.agent = jsonscan.String(val)
+		case "text":
+			f.text = jsonscan.String(val)
+		case "tool":
+			f.tool = jsonscan.String(val)
+		case "file":
+			f.file = jsonscan.String(val)
+		case "cmd":
+			f.cmd = jsonscan.String(val)
+		case "pat":
+			f.pat = jsonscan.String(val)
+		case "diff":
+			f.diff = jsonscan.String(val)
+		case "arg":
+			f.arg = jsonscan.String(val)
+		case "res":
+			f.res = jsonscan.String(val)
+		}
+	})
+	return f, err == nil
+}
+
+func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
+	f, ok := scanL1(rec)
+	if !ok {
+		return
+	}
+	d := doc{Layer: layerL1, Line: line, LineTo: line, Off: off, Weight: 0.5, Time: unixOf(f.ts)}
+	switch f.kind {
+	case "prompt":
+		d.Kind = kindPrompt
+		w := float32(wPrompt)
+		if notTyped(f.text) {
+			w = wCompact // a background task's notice or a slash command's output
+		}
+		b.field(f.text, w)
+	case "text":
+		d.Kind = kindText
+		b.field(f.text, wText)
+	case "compact":
+		d.Kind = kindCompact
+		b.field(f.text, wCompact)
+	case "tool":
+		d.Kind = kindTool
+		b.field(f.tool, wToolNm)
+		b.field(f.file, wPath)
+		b.field(f.cmd, wCmd)
+		b.field(f.pat, wPattern)
+		b.field(f.diff, wDiff)
+		b.field(f.arg, wArg)
+		b.field(f.res, wResult)
+	default:
+		return
+	}
+	if f.agent != "" {
+		d.Weight = 0.4 // a subagent's work, beside the session's own
+	}
+	b.endDoc(d)
+}
+
+// notTyped reports whether a prompt is markup Claude Code sent in the
+// user's place: a background task's notification, a slash command, its
+// output.
+func notTyped(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "<task-notification>") || strings.HasPrefix(t, "<command-") || strings.HasPrefix(t, "<local-command")
+}
+
+// addSession indexes an L2 file: its exchanges and facts.
+func (b *segmentBuilder) addSession(name, stamp string, f *l2.File) {
+	base := f.Base()
+	if base == "" {
+		base = strings.TrimSuffix(strings.TrimPrefix(name, "sessions/"), ".l2.json")
+	}
+	latest := l2.LatestActivity([]*l2.File{f})
+	b.startSource(source{Name: name, Stamp: stamp, Tail: uint64(max(0, latest.Unix()))})
+	for _, list := range [][]l2.Exchange{f.Exchanges, f.Facts} {
+		for i := range list {
+			e := &list[i]
+			kind := uint8(kindExchange)
+			if e.IsFact() {
+				kind = kindFact
+			}
+			b.field(e.Summary, wSummary)
+			b.field(e.Details, wDetails)
+			b.field(strings.Join(e.Keywords, " "), wKeyword)
+			for _, p := range e.Files {
+				b.field(p, wPath)
+			}
+			for _, p := range e.Read {
+				b.field(p, wPath/3)
+			}
+			for _, c := range e.Commands {
+				b.field(c, wCmd/2)
+			}
+			b.field(e.Rule, wSummary)
+			b.field(e.Problem, wDetails)
+			b.field(e.Fix, wDetails)
+			b.field(e.File, wPath)
+			src := "sessions/" + base + ".l1.jsonl"
+			if e.IsFact() {
+				src = e.File
+				if e.Lines != "" {
+					src += ":" + e.Lines
+				}
+			}
+			b.endDoc(doc{
+				Layer: layerL2, Kind: kind, Line: uint32(max(0, e.L1Range[0])), LineTo: uint32(max(0, e.L1Range[1])),
+				Weight: float32(e.Significance), Time: unixOf(max(e.Created, e.Updated)), Expires: dayOf(e.Expires),
+				Payload: joinPayload([pFields]string{clean(e.ID), clean(e.Summary), base, clean(e.Concept), clean(src)}),
+			})
+		}
+	}
+}
+
+// addConcepts indexes concepts.json.
+func (b *segmentBuilder) addConcepts(name, stamp string, f *l3.File) {
+	b.startSource(source{Name: name, Stamp: stamp})
+	for _, c := range f.Concepts {
+		b.field(c.Name, wName)
+		b.field(c.Summary, wDetails)
+		b.field(strings.Join(c.Keywords, " "), wKeyword)
+		for _, p := range c.Files {
+			b.field(p, wPath/2)
+		}
+		text := c.Name
+		if c.Summary != "" {
+			text += ": " + c.Summary
+		}
+		b.endDoc(doc{Layer: layerL3, Kind: kindConcept, Weight: 0.8, Time: unixOf(c.Updated),
+			Payload: joinPayload([pFields]string{clean(c.ID), clean(text), "", clean(c.ID), strconv.Itoa(len(c.Exchanges)) + " exchanges"})})
+	}
+}
+
+// addFacts indexes facts.json: rules, solutions and core logic.
+func (b *segmentBuilder) addFacts(name, stamp string, f *l4.Facts) {
+	b.startSource(source{Name: name, Stamp: stamp})
+	sessions := func(ss []string) string {
+		if len(ss) == 0 {
+			return ""
+		}
+		return "sessions " + strings.Join(ss, ", ")
+	}
+	for _, r := range f.Rules {
+		b.field(r.Text, wSummary)
+		b.endDoc(doc{Layer: layerL4, Kind: kindRule, Weight: float32(r.Confidence), Time: unixOf(r.Updated),
+			Payload: joinPayload([pFields]string{clean(r.ID), clean(r.Text), "", "", clean(sessions(r.Sessions))})})
+	}
+	for _, s := range f.Solutions {
+		b.field(s.Problem, wSummary)
+		b.field(s.Solution, wSummary)
+		b.field(strings.Join(s.Attempts, " "), wDetails)
+		for _, p := range s.Files {
+			b.field(p, wPath)
+		}
+		b.endDoc(doc{Layer: layerL4, Kind: kindSolution, Weight: float32(s.Confidence), Time: unixOf(s.Updated),
+			Payload: joinPayload([pFields]string{clean(s.ID), clean(s.Problem + " → " + s.Solution), "", "", clean(sessions(s.Sessions))})})
+	}
+	for _, k := range f.CoreLogic {
+		b.field(k.Text, wSummary)
+		for _, p := range k.Files {
+			b.field(p, wPath)
+		}
+		b.endDoc(doc{Layer: layerL4, Kind: kindCoreLogic, Weight: float32(k.Confidence), Time: unixOf(k.Updated),
+			Payload: joinPayload([pFields]string{clean(k.ID), clean(k.Text), "", "", clean(sessions(k.Sessions))})})
+	}
+}
+
+// clean keeps a payload field free of the separator.
+func clean(s string) string { return strings.ReplaceAll(s, payloadSep, " ") }
+
+func unixOf(ts string) int64 {
+	if ts == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339, ts)
+	if err != nil {
+		return 0
+	}
+	return t.Unix()
+}
+
+func dayOf(date string) uint32 {
+	if date == "" {
+		return 0
+	}
+	t, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return 0
+	}
+	return uint32(max(0, t.Unix()/86400))
+}

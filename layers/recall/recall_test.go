@@ -1,0 +1,267 @@
+package recall
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+	"github.com/memkeep/memkeep/layers/memdir"
+)
+
+func TestTokensForCode(t *testing.T) {
+	tok := newTokenizer()
+	terms := func(s string) []string {
+		var out []string
+		tok.each(s, func(t string) { out = append(out, t) })
+		return out
+	}
+	for in, want := range map[string][]string{
+		"ActiveSessionRegistry":             {"activ", "session", "registri", "activesessionregistry"},
+		"hooks/notify-session-end.sh":       {"hook", "notifi", "session", "end", "sh", "hooks/notify-session-end.sh"},
+		"active_session_registry.ex":        {"activ", "session", "registri", "ex", "active_session_registry.ex"},
+		"HTTPServer started":                {"http", "server", "httpserver", "start"},
+		"<command-name>/mcp</command-name>": {"mcp"},
+		"Why were the rows truncated?":      {"row", "truncat"},
+	} {
+		if got := terms(in); !slices.Equal(got, want) {
+			t.Errorf("%q gives %q, want %q", in, got, want)
+		}
+	}
+}
+
+// memory is a layout with memory files written by the test.
+type memory struct {
+	t *testing.T
+	l memdir.Layout
+}
+
+func newMemory(t *testing.T) *memory {
+	root := t.TempDir()
+	l := memdir.Layout{Root: root, GitDir: filepath.Join(root, ".git"), CommonDir: filepath.Join(root, ".git")}
+	if err := os.MkdirAll(l.SessionsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(l.StateDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &memory{t, l}
+}
+
+// l1 writes (or appends, when add) L1 records to a session's file.
+func (m *memory) l1(base string, add bool, recs ...map[string]any) {
+	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if add {
+		flag = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	f, err := os.OpenFile(m.l.L1File(base), flag, 0o644)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer f.Close()
+	for _, r := range recs {
+		b, _ := json.Marshal(r)
+		f.Write(append(b, '\n'))
+	}
+}
+
+func (m *memory) write(path string, v any) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+func (m *memory) search(q string, opts Options) []Hit {
+	m.t.Helper()
+	ix, err := Open(m.l, "")
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer ix.Close()
+	return ix.Search(q, opts)
+}
+
+func prompt(text string) map[string]any {
+	return map[string]any{"ts": "2026-02-11T10:00:00Z", "k": "prompt", "text": text}
+}
+func say(text string) map[string]any {
+	return map[string]any{"ts": "2026-02-11T10:00:01Z", "k": "text", "text": text}
+}
+func edit(file, diff string) map[string]any {
+	return map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Edit", "file": file, "diff": diff}
+}
+
+func filler(n int) []map[string]any {
+	var out []map[string]any
+	for i := range n {
+		out = append(out, say("Reading the module to see how it fits together, step "+itoa(i)+"."))
+	}
+	return out
+}
+
+// TestFindsL1LinesWithProvenance: an answer in the assistant's words, asked
+// in other words, is found at its L1 line, shown in its snippet or the
+// lines given with it.
+func TestFindsL1LinesWithProvenance(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), prompt("the ui hangs on long logs"),
+		say("The renderer now truncates tool results to 10 lines and adds a show more control."),
+		edit("lib/spotter/services/transcript_renderer.ex", "+3 -1 @max_lines 10"))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why are long outputs cut down on screen", Options{Max: 3})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	h := hits[0]
+	if h.Layer != "L1" || h.File != "sessions/2026-02-11_1000_aaaa1111.l1.jsonl" || h.Lines[0] > 22 || h.Lines[1] < 22 || h.Lines[1]-h.Lines[0] > 5 {
+		t.Errorf("first answer at %s %s lines %v, want a few L1 lines around 22", h.Layer, h.File, h.Lines)
+	}
+	if shown := h.Snippet + "\n" + strings.Join(h.Excerpt, "\n"); !strings.Contains(shown, "truncates tool results") {
+		t.Errorf("the answer shows %q, not the line that answers", shown)
+	}
+}
+
+// TestNothingForWhatNeverHappened: a question whose rare words appear
+// nowhere gets no answer at the default threshold.
+func TestNothingForWhatNeverHappened(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10), say("We cache the session list in memory for the sidebar."))...)
+	if hits := m.search("did we set up a redis cache for sessions", Options{Threshold: 0.6}); len(hits) > 0 {
+		t.Errorf("answered a question about what never happened: %+v", hits[0])
+	}
+	if hits := m.search("where do we cache the session list", Options{Threshold: 0.6}); len(hits) == 0 {
+		t.Error("the question about what happened got no answer")
+	}
+}
+
+// TestUpdateAddsOnlyNewLines: a Stop's update writes a segment of the
+// new lines alone; a file rewritten under the index (a pull) is read
+// afresh and asks for a rebuild; a damaged segment is rebuilt.
+func TestUpdateAddsOnlyNewLines(t *testing.T) {
+	m := newMemory(t)
+	base := "2026-02-11_1000_aaaa1111"
+	m.l1(base, false, append(filler(30), say("The heartbeat registry reaps stale tmux panes."))...)
+	if err := Build(m.l); err != nil {
+		t.Fatal(err)
+	}
+	m.l1(base, true, say("Added a websocket reconnect with exponential backoff."))
+	if hits := m.search("websocket reconnect backoff", Options{}); len(hits) == 0 || hits[0].Lines[0] != 32 {
+		t.Fatalf("the new line is not found before an update: %+v", hits)
+	}
+	if err := Update(m.l, UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := segmentFiles(Dir(m.l))
+	if len(segs) != 2 {
+		t.Fatalf("segments after an update: %v, want the base and one", segs)
+	}
+	data, _ := os.ReadFile(filepath.Join(Dir(m.l), segs[1]))
+	s, err := decodeSegment(data)
+	if err != nil || s.nDocs != 1 {
+		t.Fatalf("the update's segment holds %d documents (%v), want the one new line", s.nDocs, err)
+	}
+	ix, _ := Open(m.l, "")
+	if ix.NeedsRebuild() || len(ix.pending) != 0 {
+		t.Errorf("after an update the index is not current: rebuild %v, pending %d", ix.NeedsRebuild(), len(ix.pending))
+	}
+	ix.Close()
+
+	// A pull rewrites the file: other lines, same size or not.
+	m.l1(base, false, append(filler(5), say("Switched the poller to inotify watches."))...)
+	ix, _ = Open(m.l, "")
+	if !ix.NeedsRebuild() {
+		t.Error("a rewritten L1 file does not ask for a rebuild")
+	}
+	hits := ix.Search("inotify watches", Options{})
+	ix.Close()
+	if len(hits) == 0 || hits[0].Lines[0] != 6 {
+		t.Errorf("the rewritten file is not searched as it is now: %+v", hits)
+	}
+	if hits := m.search("heartbeat registry reaps", Options{Threshold: 0.5}); len(hits) > 0 {
+		t.Errorf("lines gone from the file are still answered: %+v", hits[0])
+	}
+
+	// A damaged segment is refused, and the next update builds again.
+	segs, _ = segmentFiles(Dir(m.l))
+	os.WriteFile(filepath.Join(Dir(m.l), segs[0]), []byte("memkeep-recall5\ngarbage"), 0o644)
+	if err := Update(m.l, UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if hits := m.search("inotify watches", Options{}); len(hits) == 0 {
+		t.Error("nothing found after a damaged segment was rebuilt")
+	}
+}
+
+// TestHierarchyAndExpiry: an L1 hit names its exchange and concept; an
+// exchange expired long ago (counted from the project's own latest
+// activity) is still found, marked, below a current one.
+func TestHierarchyAndExpiry(t *testing.T) {
+	m := newMemory(t)
+	base := "2026-02-11_1000_aaaa1111"
+	m.l1(base, false, append(filler(10),
+		prompt("make the sidebar show which panes are idle"),
+		say("Idle panes are marked by the heartbeat registry after 30 seconds."),
+		edit("lib/spotter/heartbeat.ex", "+12 -0 def idle?(pane)"))...)
+	m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: []l2.Exchange{
+		{ID: "x-1", Summary: "Idle pane detection in the sidebar", L1Range: [2]int{11, 13}, Concept: "c-panes", Significance: 0.6,
+			Created: "2026-02-11T10:00:00Z", Expires: "2026-02-18"},
+		{ID: "x-2", Summary: "Idle pane colours", L1Range: [2]int{1, 2}, Significance: 0.6,
+			Created: "2026-05-01T10:00:00Z", Expires: "2026-06-01"},
+	}})
+	m.write(m.l.ConceptsFile(), l3.File{SchemaVersion: 1, Concepts: []l3.Concept{{ID: "c-panes", Name: "panes", Exchanges: []string{"x-1"}}}})
+	hits := m.search("how are idle panes detected", Options{Max: 5})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	var found bool
+	for _, h := range hits {
+		if h.Exchange != nil && h.Exchange.ID == "x-1" {
+			found = true
+			if h.Concept == nil || h.Concept.Text != "panes" {
+				t.Errorf("the answer lacks its concept: %+v", h)
+			}
+			if !h.Expired {
+				t.Errorf("x-1 expired in February, three months before the latest activity, and is not marked: %+v", h)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no answer in exchange x-1: %+v", hits)
+	}
+}
+
+// TestJoinedBuildIsTheSame: a build split between cores (each share in a
+// builder of its own, joined in order) writes the bytes one builder does.
+func TestJoinedBuildIsTheSame(t *testing.T) {
+	m := newMemory(t)
+	for i := range 6 {
+		base := "2026-02-1" + itoa(i) + "_1000_aaaa111" + itoa(i)
+		m.l1(base, false, append(filler(5+i), say("Session "+itoa(i)+" changed the heartbeat registry."), edit("lib/x"+itoa(i)+".ex", "+1 -1"))...)
+	}
+	files, err := listFiles(m.l)
+	if err != nil || len(files) != 6 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	whole := newSegmentBuilder(newTokenizer(), true)
+	for _, f := range files {
+		whole.addFile(m.l, pendingRead{file: f, line: 1})
+	}
+	parts := []*segmentBuilder{newSegmentBuilder(newTokenizer(), true), newSegmentBuilder(newTokenizer(), true), newSegmentBuilder(newTokenizer(), true)}
+	for i, f := range files {
+		parts[i/2].addFile(m.l, pendingRead{file: f, line: 1})
+	}
+	parts[0].join(parts[1])
+	parts[0].join(parts[2])
+	if a, b := whole.encode(), parts[0].encode(); string(a) != string(b) {
+		t.Errorf("the joined build differs: %d bytes against %d", len(b), len(a))
+	}
+}

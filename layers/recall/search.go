@@ -1,0 +1,792 @@
+package recall
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Ranking. Every document is scored with BM25 over its weighted fields
+// (docs.go). The query's words are the query terms; the thesaurus adds the
+// words developers use for the same things at a lower weight, and a
+// second pass adds the terms that best tell the first pass's top answers
+// apart (pseudo-relevance feedback) at a lower weight still.
+//
+// The hierarchy is then used: an L1 record is lifted by its neighbours
+// (what was said around it) and by its exchange; an exchange by its best
+// L1 record; a concept by its best exchange. An answer is the most
+// specific place: an exchange that matches is shown at its best L1
+// record, with the exchange and its concept as context. Recency and
+// significance only break near-ties.
+//
+// Whether a hit answers at all is its coverage: the share of the query's
+// information (the inverse document frequency of its terms) that the
+// answer's lines hold. A question about what never happened matches a
+// few common words, not the rare ones that name the thing, and stays
+// under the threshold.
+
+// Ranking parameters, set against the question set in fixtures/recall
+// (TestRecallQuestions in cmd/memkeep prints its figures).
+const (
+	// BM25: term frequency saturation and length normalisation. They are
+	// applied when a segment is written: changing them changes segMagic.
+	k1 = 1.2
+	bb = 0.4
+
+	// Query expansion: the thesaurus's words for a query word, and the
+	// second pass's terms taken from the first pass's best answers.
+	synonymWeight  = 0.45
+	maxSynonyms    = 6 // per query word, the first of its groups
+	feedbackWeight = 0.2
+	feedbackTerms  = 8
+	feedbackDocs   = 4
+
+	// The hierarchy: what a record's neighbours and exchange add to it,
+	// what an exchange's best record adds to it, a concept's best exchange.
+	neighbourLift = 0.35
+	exchangeLift  = 0.3
+	childLift     = 0.6
+	conceptLift   = 0.3
+	// neighbourSpan is how many L1 lines either side of a record make its
+	// window: what lifts it, and the lines an answer shows.
+	neighbourSpan = 4
+
+	// synonymCredit is the coverage a query term gets when only a word
+	// of its thesaurus group was found.
+	synonymCredit = 0.6
+	// maxTerms is the most query terms searched: a long prompt is
+	// searched by its rarest words.
+	maxTerms = 16
+	// coverageFloor is what an answer's score keeps when it covers none
+	// of the query's information; it grows linearly to 1+coverageFloor.
+	coverageFloor = 0.4
+	// expiredRank is what an expired exchange's score keeps.
+	expiredRank = 0.8
+)
+
+// Options bound a search.
+type Options struct {
+	// Threshold is the least coverage (0–1) of a hit; 0 keeps every hit.
+	Threshold float64
+	// Max is the most hits; 0 means 10.
+	Max int
+	// NoFeedback turns off the second, expanded pass.
+	NoFeedback bool
+}
+
+// Hit is one answer.
+type Hit struct {
+	Layer    string  `json:"layer"` // L1 … L4
+	Kind     string  `json:"kind"`  // prompt, text, tool, exchange, fact, concept, rule, solution, core_logic
+	ID       string  `json:"id"`
+	Score    float64 `json:"score"`
+	Coverage float64 `json:"coverage"` // share of the query found, 0–1
+	// Snippet is the sentence, command or changed line holding the
+	// matching words; Text the memory's own text (a summary, a rule).
+	Snippet string `json:"snippet"`
+	// Excerpt holds the other lines around an L1 answer that hold words
+	// of the query, in file order.
+	Excerpt []string `json:"excerpt,omitempty"`
+	Text    string   `json:"text,omitempty"`
+	// Provenance: the session and where its lines are.
+	Session string `json:"session,omitempty"`
+	File    string `json:"file,omitempty"`  // under .claude/memory, or a project file for a fact
+	Lines   [2]int `json:"lines,omitempty"` // L1 lines, first and last
+	Time    string `json:"time,omitempty"`
+	Expired bool   `json:"expired,omitempty"`
+	// Context: the exchange and concept an L1 hit belongs to.
+	Exchange *Ref `json:"exchange,omitempty"`
+	Concept  *Ref `json:"concept,omitempty"`
+}
+
+// Ref names a memory an answer belongs to.
+type Ref struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// qterm is one term searched for.
+type qterm struct {
+	term   string
+	weight float64
+	orig   int // index of the query term it stands for; -1 for feedback terms
+	syn    bool
+	idf    float64
+}
+
+type docRef struct {
+	seg int
+	doc uint32
+}
+
+// scored holds a pass's scores, per segment and document.
+type scored struct {
+	acc [][]float32
+	// match: bit i is set when query term i was found itself, bit
+	// maxTerms+i when a word of its thesaurus group was.
+	match [][]uint32
+	// common are the terms too common to walk (addScores), and
+	// commonDone the documents they were added to.
+	common     []qterm
+	commonDone map[docRef]bool
+}
+
+// Search answers query from the index.
+func (ix *Index) Search(query string, opts Options) []Hit {
+	if opts.Max <= 0 {
+		opts.Max = 10
+	}
+	tok := newTokenizer()
+	var origs, wholes []string
+	seen := map[string]bool{}
+	tok.each(query, func(t string) {
+		switch {
+		case seen[t]:
+		case tok.whole:
+			// A compound's whole form finds the identifier itself, but its
+			// parts are what the question asks about.
+			seen[t] = true
+			wholes = append(wholes, t)
+		case len(origs) < 4*maxTerms:
+			seen[t] = true
+			origs = append(origs, t)
+		}
+	})
+	if len(origs) == 0 {
+		return nil
+	}
+	n := ix.numDocs()
+	idf := make(map[string]float64, len(origs))
+	for _, t := range origs {
+		idf[t] = ix.idf(t, n)
+	}
+	if len(origs) > maxTerms {
+		// A long prompt: its rarest words say what it is about.
+		slices.SortStableFunc(origs, func(a, b string) int { return cmp.Compare(idf[b], idf[a]) })
+		for _, t := range origs[maxTerms:] {
+			delete(seen, t)
+		}
+		origs = origs[:maxTerms]
+	}
+	var qs []qterm
+	for i, t := range origs {
+		qs = append(qs, qterm{term: t, weight: 1, orig: i, idf: idf[t]})
+	}
+	for _, t := range wholes {
+		qs = append(qs, qterm{term: t, weight: 1, orig: -1, idf: ix.idf(t, n)})
+	}
+	for i, t := range origs {
+		syns := synonyms(t)
+		for _, s := range syns[:min(len(syns), maxSynonyms)] {
+			if !seen[s] {
+				seen[s] = true
+				qs = append(qs, qterm{term: s, weight: synonymWeight, orig: i, syn: true, idf: ix.idf(s, n)})
+			}
+		}
+	}
+	sc := ix.score(qs)
+	units := ix.units(sc, qs, origs)
+	if !opts.NoFeedback && len(units) > 0 {
+		if fb := ix.feedback(units, seen, n, tok); len(fb) > 0 {
+			qs = append(qs, fb...)
+			ix.addScores(&sc, fb)
+			units = ix.units(sc, qs, origs)
+		}
+	}
+	if len(ix.Unknown(query)) > 0 {
+		return nil
+	}
+	var hits []Hit
+	for _, u := range units {
+		if u.coverage < opts.Threshold {
+			continue
+		}
+		hits = append(hits, ix.hit(u, qs))
+		if len(hits) == opts.Max {
+			break
+		}
+	}
+	return hits
+}
+
+func (ix *Index) numDocs() float64 {
+	n := 0
+	for si, s := range ix.segs {
+		n += s.nDocs
+		for _, h := range ix.hidden[si] {
+			if h {
+				n--
+			}
+		}
+	}
+	return float64(max(n, 1))
+}
+
+// df is the number of documents holding t, hidden ones included (an
+// estimate that costs no scan).
+func (ix *Index) df(t string) int {
+	if n, ok := ix.dfs[t]; ok {
+		return n
+	}
+	if ix.dfs == nil {
+		ix.dfs = map[string]int{}
+	}
+	df := 0
+	defer func() { ix.dfs[t] = df }()
+	for _, s := range ix.segs {
+		if _, c, ok := s.term(t); ok {
+			df += c
+		}
+	}
+	return df
+}
+
+func (ix *Index) idf(t string, n float64) float64 {
+	df := float64(ix.df(t))
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// score runs BM25 for the terms over every visible document.
+func (ix *Index) score(qs []qterm) scored {
+	sc := scored{acc: make([][]float32, len(ix.segs)), match: make([][]uint32, len(ix.segs)), commonDone: map[docRef]bool{}}
+	ix.addScores(&sc, qs)
+	return sc
+}
+
+// commonPostings is the length of a term's postings past which they are
+// not walked: a word in most of a large memory's records ("file", "test")
+// would cost tens of megabytes of reading for little rank. Such a term
+// only adds to the candidates the others found (addCommon). Below about
+// 50 sessions no word is that common, and ranking is exact.
+const commonPostings = 1 << 12
+
+// addScores adds the terms' scores to sc, and sets sc.common to the terms
+// too common to walk.
+func (ix *Index) addScores(sc *scored, qs []qterm) {
+	rare := 0
+	for _, q := range qs {
+		if ix.df(q.term) <= commonPostings {
+			rare++
+		}
+	}
+	for _, q := range qs {
+		// Without a rarer word, the query's own words are walked anyway.
+		if rare > 0 && ix.df(q.term) > commonPostings {
+			sc.common = append(sc.common, q)
+		}
+	}
+	for si, s := range ix.segs {
+		acc, match := sc.acc[si], sc.match[si]
+		hidden := ix.hidden[si]
+		for _, q := range qs {
+			if rare > 0 && slices.Contains(sc.common, q) {
+				continue
+			}
+			first, cnt, ok := s.term(q.term)
+			if !ok {
+				continue
+			}
+			if acc == nil {
+				acc, match = make([]float32, s.nDocs), make([]uint32, s.nDocs)
+			}
+			w, bit := q.weightBit()
+			for p := first; p < first+cnt; p++ {
+				d, tf := s.posting(p)
+				if int(d) >= len(acc) || hidden != nil && hidden[d] {
+					continue
+				}
+				acc[d] += w * tf
+				match[d] |= bit
+			}
+		}
+		sc.acc[si], sc.match[si] = acc, match
+	}
+}
+
+// weightBit gives what a term adds per unit of term weight, and its bit
+// in scored.match.
+func (q qterm) weightBit() (float32, uint32) {
+	var bit uint32
+	if q.orig >= 0 {
+		bit = 1 << q.orig
+		if q.syn {
+			bit <<= maxTerms
+		}
+	}
+	return float32(q.weight * q.idf), bit
+}
+
+// addCommon adds the common terms' scores to the candidates, looking
+// each up in the term's postings (sorted by document).
+func (ix *Index) addCommon(sc scored, cs []cand) []cand {
+	if len(sc.common) == 0 {
+		return cs
+	}
+	type span struct{ first, n int }
+	spans := make([][]span, len(ix.segs))
+	for si, s := range ix.segs {
+		spans[si] = make([]span, len(sc.common))
+		for i, q := range sc.common {
+			if first, n, ok := s.term(q.term); ok {
+				spans[si][i] = span{first, n}
+			}
+		}
+	}
+	for i := range cs {
+		at := cs[i].at
+		if sc.commonDone[at] {
+			continue
+		}
+		sc.commonDone[at] = true
+		s := ix.segs[at.seg]
+		for j, q := range sc.common {
+			sp := spans[at.seg][j]
+			k, found := sort.Find(sp.n, func(k int) int {
+				d, _ := s.posting(sp.first + k)
+				return cmp.Compare(at.doc, d)
+			})
+			if found {
+				_, tf := s.posting(sp.first + k)
+				w, bit := q.weightBit()
+				sc.acc[at.seg][at.doc] += w * tf
+				sc.match[at.seg][at.doc] |= bit
+			}
+		}
+		cs[i].raw = sc.acc[at.seg][at.doc]
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(b.raw, a.raw) })
+	return cs
+}
+
+// unit is one answer being ranked: a document, lifted by the hierarchy.
+type unit struct {
+	at       docRef
+	d        doc
+	raw      float64
+	score    float64
+	coverage float64
+	match    uint32 // as scored.match, over the answer's documents
+	// for L1: the exchange it belongs to; for an exchange: its best L1
+	// record, which becomes the answer's place.
+	exchange *docRef
+	best     *docRef
+	// place is the record of an L1 answer's window shown, when not its own.
+	place   *docRef
+	window  []docRef // the records around it that hold query terms
+	lines   [2]uint32
+	session string
+	expired bool
+}
+
+// candidates is how many first-pass documents are lifted and grouped.
+const candidates = 400
+
+type cand struct {
+	at  docRef
+	raw float32
+}
+
+// topDocs gives the n best-scored documents, best first. A bounded heap:
+// a common word scores hundreds of thousands of L1 records.
+func topDocs(acc [][]float32, n int) []cand {
+	h := make([]cand, 0, n)
+	less := func(i, j int) bool { return h[i].raw < h[j].raw }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			m := l
+			if r := l + 1; r < len(h) && less(r, l) {
+				m = r
+			}
+			if !less(m, i) {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for si, a := range acc {
+		for d, v := range a {
+			if v <= 0 {
+				continue
+			}
+			switch {
+			case len(h) < n:
+				h = append(h, cand{docRef{si, uint32(d)}, v})
+				for i := len(h) - 1; i > 0; {
+					p := (i - 1) / 2
+					if !less(i, p) {
+						break
+					}
+					h[i], h[p] = h[p], h[i]
+					i = p
+				}
+			case v > h[0].raw:
+				h[0] = cand{docRef{si, uint32(d)}, v}
+				down(0)
+			}
+		}
+	}
+	slices.SortFunc(h, func(a, b cand) int {
+		if c := cmp.Compare(b.raw, a.raw); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.at.seg, b.at.seg); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.at.doc, b.at.doc)
+	})
+	return h
+}
+
+// units ranks the answers.
+func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
+	cs := ix.addCommon(sc, topDocs(sc.acc, candidates))
+	origIDF := make([]float64, len(origs))
+	var idfSum float64
+	for _, q := range qs {
+		if !q.syn && q.orig >= 0 {
+			origIDF[q.orig] = q.idf
+			idfSum += q.idf
+		}
+	}
+	cover := func(match uint32) float64 {
+		if idfSum == 0 {
+			return 0
+		}
+		var c float64
+		for i, w := range origIDF {
+			switch {
+			case match&(1<<i) != 0:
+				c += w
+			case match&(1<<(maxTerms+i)) != 0:
+				c += synonymCredit * w
+			}
+		}
+		return c / idfSum
+	}
+	exIndex := ix.exchangeIndex()
+	var us []unit
+	byExchange := map[docRef]int{}
+	for _, c := range cs {
+		s := ix.segs[c.at.seg]
+		d := s.doc(int(c.at.doc))
+		u := unit{at: c.at, d: d, raw: float64(c.raw), match: sc.match[c.at.seg][c.at.doc]}
+		switch d.Layer {
+		case layerL1:
+			src := s.source(s.sourceOf(int(c.at.doc)))
+			u.session = sessionOf(src.Name)
+			u.lines = [2]uint32{d.Line, d.Line}
+			// Neighbours: the records around it in the same file.
+			best := 0.0
+			placeBits := bits(u.match)
+			for _, nb := range ix.neighbours(c.at, d.Line) {
+				v := float64(sc.acc[nb.seg][nb.doc])
+				best = max(best, v)
+				if v > 0 {
+					u.window = append(u.window, nb)
+					// The answer is shown at the record of the window that
+					// holds the most of the question.
+					if b := bits(sc.match[nb.seg][nb.doc]); b > placeBits {
+						at := nb
+						u.place, placeBits = &at, b
+					}
+					u.match |= sc.match[nb.seg][nb.doc]
+					nd := ix.segs[nb.seg].doc(int(nb.doc))
+					u.lines[0], u.lines[1] = min(u.lines[0], nd.Line), max(u.lines[1], nd.Line)
+				}
+			}
+			u.score = u.raw + neighbourLift*best
+			if ex, ok := exIndex.find(u.session, d.Line); ok {
+				u.exchange = &ex
+				if acc := sc.acc[ex.seg]; acc != nil {
+					u.score += exchangeLift * float64(acc[ex.doc])
+				}
+			}
+		default:
+			u.score = u.raw
+			if d.Layer == layerL2 && d.Kind == kindExchange {
+				u.session = splitPayload(d.Payload)[pSession]
+			}
+		}
+		u.coverage = cover(u.match)
+		// Ties: significance and recency move a score by a few percent.
+		u.score *= 0.95 + 0.05*float64(min(max(d.Weight, 0), 1))
+		u.expired = ix.expired(d) || u.exchange != nil && ix.expired(ix.segs[u.exchange.seg].doc(int(u.exchange.doc)))
+		if u.expired {
+			// History never vanishes; expired memory only ranks lower.
+			u.score *= expiredRank
+		}
+		us = append(us, u)
+	}
+	// Group: an exchange and its L1 records make one answer, placed at
+	// the best record and scored by the better of the two.
+	slices.SortFunc(us, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
+	var out []unit
+	for _, u := range us {
+		key := u.at
+		if u.exchange != nil {
+			key = *u.exchange
+		}
+		if i, ok := byExchange[key]; ok {
+			o := &out[i]
+			if u.d.Layer == layerL1 && o.d.Layer == layerL2 && o.best == nil {
+				// The exchange ranked first: it is shown at this record.
+				at := u.at
+				o.best = &at
+				o.lines = u.lines
+				o.session = u.session
+				o.score += childLift * u.score
+				o.match |= u.match
+				o.coverage = cover(o.match)
+			} else if o.d.Layer == layerL1 && u.d.Layer == layerL2 {
+				o.score += exchangeLift * u.score
+				o.match |= u.match
+				o.coverage = cover(o.match)
+			}
+			continue
+		}
+		byExchange[key] = len(out)
+		out = append(out, u)
+	}
+	// One answer per place: records whose lines overlap show the same
+	// lines.
+	kept := out[:0]
+	for _, u := range out {
+		if u.session != "" && u.lines[0] > 0 && slices.ContainsFunc(kept, func(k unit) bool {
+			return k.session == u.session && k.lines[0] > 0 && k.lines[0] <= u.lines[1]+1 && u.lines[0] <= k.lines[1]+1
+		}) {
+			continue
+		}
+		kept = append(kept, u)
+	}
+	out = kept
+	// An answer that holds more of the question is the better one: BM25
+	// alone lets one rare word repeated outweigh the rest of the question.
+	for i := range out {
+		out[i].score *= coverageFloor + out[i].coverage
+	}
+	// Concepts are lifted by their best exchange.
+	for i := range out {
+		if out[i].d.Kind != kindConcept {
+			continue
+		}
+		id := splitPayload(out[i].d.Payload)[pID]
+		for _, o := range out {
+			if o.d.Layer <= layerL2 && ix.conceptOf(o) == id {
+				out[i].score += conceptLift * o.score
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b unit) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.d.Time, a.d.Time)
+	})
+	return out
+}
+
+// bits weighs the query terms a document holds: those found themselves
+// count 1, those found by a synonym only synonymCredit.
+func bits(match uint32) float64 {
+	own := match & (1<<maxTerms - 1)
+	return float64(popcount(own)) + synonymCredit*float64(popcount(match>>maxTerms&^own))
+}
+
+func popcount(x uint32) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// neighbours lists the documents of the lines around line in the same
+// L1 file (within neighbourSpan lines).
+func (ix *Index) neighbours(at docRef, line uint32) []docRef {
+	var out []docRef
+	s := ix.segs[at.seg]
+	src := s.sourceOf(int(at.doc))
+	for _, step := range []int{-1, 1} {
+		for i := 1; i <= int(neighbourSpan)*2; i++ {
+			d := int(at.doc) + step*i
+			if d < 0 || d >= s.nDocs || s.sourceOf(d) != src {
+				break
+			}
+			nd := s.doc(d)
+			if nd.Line+uint32(neighbourSpan) < line || nd.Line > line+uint32(neighbourSpan) {
+				break
+			}
+			if h := ix.hidden[at.seg]; h == nil || !h[d] {
+				out = append(out, docRef{at.seg, uint32(d)})
+			}
+		}
+	}
+	return out
+}
+
+func (ix *Index) expired(d doc) bool {
+	return d.Expires != 0 && ix.latest > 0 && int64(d.Expires)*86400+86400 <= ix.latest
+}
+
+func (ix *Index) conceptOf(u unit) string {
+	if u.exchange != nil {
+		return splitPayload(ix.segs[u.exchange.seg].doc(int(u.exchange.doc)).Payload)[pConcept]
+	}
+	if u.d.Layer == layerL2 {
+		return splitPayload(u.d.Payload)[pConcept]
+	}
+	return ""
+}
+
+// exchanges finds the exchanges of sessions, read from the index as a
+// session is first asked for.
+type exchanges struct {
+	ix *Index
+	m  map[string][]exRange
+}
+
+type exRange struct {
+	from, to uint32
+	at       docRef
+}
+
+func (ix *Index) exchangeIndex() *exchanges {
+	return &exchanges{ix: ix, m: map[string][]exRange{}}
+}
+
+// find gives the exchange holding an L1 line of a session.
+func (e *exchanges) find(session string, line uint32) (docRef, bool) {
+	rs, ok := e.m[session]
+	if !ok {
+		for _, r := range e.ix.current["sessions/"+session+".l2.json"] {
+			s := e.ix.segs[r.seg]
+			src := s.source(r.src)
+			for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {
+				if kind, from, to := s.docSpan(int(d)); kind == kindExchange && from > 0 {
+					rs = append(rs, exRange{from, to, docRef{r.seg, d}})
+				}
+			}
+		}
+		e.m[session] = rs
+	}
+	for _, r := range rs {
+		if r.from <= line && line <= r.to {
+			return r.at, true
+		}
+	}
+	return docRef{}, false
+}
+
+// sessionOf gives a session file's base: "sessions/B.l1.jsonl" → B.
+func sessionOf(name string) string {
+	name = strings.TrimPrefix(name, "sessions/")
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// feedback picks the terms that the first pass's best answers share and
+// the query lacks: the words the session used for what was asked.
+func (ix *Index) feedback(units []unit, seen map[string]bool, n float64, tok *tokenizer) []qterm {
+	weight := map[string]float64{}
+	top := units[:min(len(units), int(feedbackDocs))]
+	for rank, u := range top {
+		text := ix.docText(u.at, u.d)
+		if u.best != nil {
+			text += "\n" + ix.docText(*u.best, ix.segs[u.best.seg].doc(int(u.best.doc)))
+		}
+		local := map[string]bool{}
+		tok.each(text, func(t string) { local[t] = true })
+		for t := range local {
+			if !seen[t] && len(t) > 2 && !isNumber(t) {
+				weight[t] += 1 / float64(rank+1)
+			}
+		}
+	}
+	type tw struct {
+		t string
+		w float64
+	}
+	var ts []tw
+	for t, w := range weight {
+		df := ix.df(t)
+		if df < 2 || float64(df) > n/20 {
+			continue
+		}
+		ts = append(ts, tw{t, w * math.Log(1+n/float64(df))})
+	}
+	slices.SortFunc(ts, func(a, b tw) int {
+		if c := cmp.Compare(b.w, a.w); c != 0 {
+			return c
+		}
+		return strings.Compare(a.t, b.t)
+	})
+	var out []qterm
+	for _, t := range ts[:min(len(ts), int(feedbackTerms))] {
+		out = append(out, qterm{term: t.t, weight: feedbackWeight, orig: -1, idf: ix.idf(t.t, n)})
+	}
+	return out
+}
+
+// Unknown lists the names in query (a capitalised word inside a
+// sentence, an identifier, a path) that nothing in memory mentions, not
+// even in part: "Redis" in "where did we configure the Redis cache". A
+// question about a thing memory never saw has no answer in it, however
+// well its other words match; Search then answers nothing.
+func (ix *Index) Unknown(query string) []string {
+	tok := newTokenizer()
+	var out []string
+	start := true
+	for _, w := range strings.Fields(query) {
+		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
+		if i := strings.IndexAny(word, "'’"); i >= 0 {
+			word = word[:i] // "SubagentLive's"
+		}
+		if word != "" && named(word, start) {
+			known := false
+			if strings.ContainsAny(word, "._/-:") {
+				// An identifier or a path is known when a part of it is:
+				// code is referred to in pieces.
+				tok.each(word, func(t string) {
+					if !known && ix.df(t) > 0 {
+						known = true
+					}
+				})
+			} else {
+				// A name (Redis, MySQL, SessionRegistry) is known as a whole.
+				lower := strings.ToLower(word)
+				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0
+			}
+			if !known && !slices.Contains(out, word) {
+				out = append(out, word)
+			}
+		}
+		start = strings.ContainsAny(w[len(w)-1:], ".?!:")
+	}
+	return out
+}
+
+// named reports whether a word names a thing rather than saying
+// something: capitalised inside a sentence, or with capitals, digits or
+// joiners inside it (GraphQL, k8s, cache_store, redis.conf).
+func named(w string, sentenceStart bool) bool {
+	for i, r := range w {
+		switch {
+		case i > 0 && (unicode.IsUpper(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '/'):
+			return true
+		case i == 0 && unicode.IsUpper(r) && !sentenceStart:
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+package recall
+
+import (
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "write thesaurus.stems from thesaurus.txt")
+
+// TestThesaurusStems keeps thesaurus.stems what thesaurus.txt stems to;
+// -update writes it.
+func TestThesaurusStems(t *testing.T) {
+	want := stemGroups(thesaurusText)
+	if *update {
+		if err := os.WriteFile("thesaurus.stems", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if thesaurusStems != want {
+		t.Fatal("thesaurus.stems is not thesaurus.txt stemmed: run go test ./layers/recall -run TestThesaurusStems -update")
+	}
+}
+
+// TestThesaurusFormat holds thesaurus.txt to its rules: lower-case single
+// words, groups of two or more, no group twice, and no word in more than
+// three groups (a word in many groups is too vague to expand).
+func TestThesaurusFormat(t *testing.T) {
+	count := map[string]int{}
+	seen := map[string]bool{}
+	groups := 0
+	for i, line := range strings.Split(thesaurusText, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		groups++
+		words := strings.Split(line, ", ")
+		if len(words) < 2 {
+			t.Errorf("line %d: a group of one word: %q", i+1, line)
+		}
+		key := strings.Join(slices.Sorted(slices.Values(words)), ",")
+		if seen[key] {
+			t.Errorf("line %d: a group twice: %q", i+1, line)
+		}
+		seen[key] = true
+		for _, w := range words {
+			if !regexp.MustCompile(`^[a-z0-9]+$`).MatchString(w) {
+				t.Errorf("line %d: %q is not a lower-case word", i+1, w)
+			}
+			count[w]++
+		}
+	}
+	for w, n := range count {
+		if n > 3 {
+			t.Errorf("%q is in %d groups", w, n)
+		}
+	}
+	if groups < 300 {
+		t.Errorf("%d groups; the thesaurus is meant to cover how developers talk (300 or more)", groups)
+	}
+}
+
+// TestSynonymsFindTheSameThing: words of a group find each other, stemmed.
+func TestSynonymsFindTheSameThing(t *testing.T) {
+	tok := newTokenizer()
+	for _, pair := range [][2]string{{"conversation", "session"}, {"shortened", "truncate"}, {"extension", "plugin"}, {"finishes", "stop"}} {
+		if !slices.Contains(synonyms(tok.stem(pair[0])), tok.stem(pair[1])) {
+			t.Errorf("%q does not find %q", pair[0], pair[1])
+		}
+	}
+}
