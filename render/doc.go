@@ -2,8 +2,6 @@ package render
 
 import (
 	"bytes"
-	"html"
-	"strconv"
 )
 
 // This file is the one description of memory.md from which both of its
@@ -133,79 +131,4 @@ func writeMarkdownSpans(b *bytes.Buffer, spans []span) {
 			b.WriteString("*")
 		}
 	}
-}
-
-// html writes the document as the body of an HTML page: every piece of
-// text escaped (rules and summaries are user text), consecutive items in
-// one <ul>, and the comment left out, since it speaks to people editing
-// memory.md, not to readers of the view.
-func (d *doc) html(b *bytes.Buffer) {
-	inList := false
-	for _, bl := range d.blocks {
-		if inList && bl.kind != blockItem {
-			b.WriteString("</ul>\n")
-			inList = false
-		}
-		switch bl.kind {
-		case blockHeading:
-			h := "h" + strconv.Itoa(bl.level)
-			b.WriteString("<" + h + ">")
-			writeHTMLSpans(b, bl.spans)
-			b.WriteString("</" + h + ">\n")
-		case blockParagraph:
-			b.WriteString("<p>")
-			writeHTMLSpans(b, bl.spans)
-			b.WriteString("</p>\n")
-		case blockItem:
-			if !inList {
-				b.WriteString("<ul>\n")
-				inList = true
-			}
-			// An item that ends with its memory id is its anchor, so
-			// that a review (memkeep diff --link) can point at it.
-			if n := len(bl.spans); n > 0 && bl.spans[n-1].kind == spanCode && isMemoryID(bl.spans[n-1].text) {
-				b.WriteString(`<li id="` + bl.spans[n-1].text + `">`)
-			} else {
-				b.WriteString("<li>")
-			}
-			writeHTMLSpans(b, bl.spans)
-			b.WriteString("</li>\n")
-		}
-	}
-	if inList {
-		b.WriteString("</ul>\n")
-	}
-}
-
-func writeHTMLSpans(b *bytes.Buffer, spans []span) {
-	for _, s := range spans {
-		switch s.kind {
-		case spanText:
-			b.WriteString(html.EscapeString(s.text))
-		case spanCode:
-			b.WriteString("<code>" + html.EscapeString(s.text) + "</code>")
-		case spanStrong:
-			b.WriteString("<strong>")
-			writeHTMLSpans(b, s.kids)
-			b.WriteString("</strong>")
-		case spanEm:
-			b.WriteString("<em>")
-			writeHTMLSpans(b, s.kids)
-			b.WriteString("</em>")
-		}
-	}
-}
-
-// isMemoryID reports ids such as "r-1a2b3c4d": a kind letter, a dash and
-// eight lower-case hex digits (docs/format.md).
-func isMemoryID(s string) bool {
-	if len(s) != 10 || s[1] != '-' || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 2; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -10,7 +10,6 @@ import (
 	"cmp"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -43,7 +42,7 @@ func Markdown(m Memory) []byte { return document(m).markdown() }
 func document(m Memory) *doc {
 	d := &doc{}
 	d.heading(1, text("Project memory"))
-	d.comment("Rendered by memkeep from facts.json, concepts.json and sessions/*.l2.json. Do not edit: change the memory with memkeep commands (remember, l4 add-rule, forget) and run memkeep render.")
+	d.comment("Rendered by memkeep from facts.json, concepts.json and sessions/*.l2.json. You may edit it in a pull request: reword a rule, delete a rule or concept line, or add a rule as a new line under Rules; the next consolidation carries the edit into facts.json and concepts.json and renders this file again. Other edits are left in place and named by memkeep status.")
 
 	promoted, candidates := splitRules(m.Facts.Rules)
 	section(d, "Rules", len(promoted) == 0, text("No rules yet. State one with "), code("memkeep l4 add-rule TEXT"), text(", or tell the agent \"always …\" / \"never …\"."))
@@ -208,29 +207,6 @@ func Write(path string, m Memory) (bool, error) {
 		return false, nil
 	}
 	return true, atomicfile.WriteFile(path, want, 0o644)
-}
-
-// Current reports whether the file at path holds exactly what Markdown
-// renders now.
-func Current(path string, m Memory) bool {
-	have, err := os.ReadFile(path)
-	return err == nil && bytes.Equal(have, Markdown(m))
-}
-
-// HTML writes a browsable view of memory.md into dir as index.html. The
-// body comes from the same document as memory.md, written as HTML.
-func HTML(dir string, m Memory) (string, error) {
-	var page bytes.Buffer
-	page.WriteString("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Project memory</title>\n" +
-		"<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>\n" +
-		"</head><body>\n")
-	document(m).html(&page)
-	page.WriteString("</body></html>\n")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	p := filepath.Join(dir, "index.html")
-	return p, atomicfile.WriteFile(p, page.Bytes(), 0o644)
 }
 
 // ContextSessions and DigestSessions are the numbers of recent sessions

@@ -14,6 +14,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/layers/config"
+	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -84,6 +85,17 @@ func runDoctor(_ context.Context, o doctorOptions, s *streams) error {
 		c.Detail, c.Fix = cerr.Error(), "edit "+memdir.MemoryRel+"/config.yaml"
 	}
 	checks = append(checks, c)
+
+	if u, err := consolidate.DigestUnmapped(l); err == nil && len(u) > 0 {
+		var lines []string
+		for _, e := range u[:min(len(u), 5)] {
+			lines = append(lines, fmt.Sprintf("line %d: %s", e.Line, e.Text))
+		}
+		checks = append(checks, check{Name: "memory.md edits", Detail: fmt.Sprintf("%d edit(s) memkeep cannot carry back into the memory files (only rule and concept lines can be edited): %s", len(u), strings.Join(lines, "; ")),
+			Fix: "undo them in " + memdir.MemoryRel + "/memory.md, or make the change with memkeep commands (remember, l4 add-rule, forget); memkeep renders it again once they are gone"})
+	} else {
+		checks = append(checks, check{Name: "memory.md edits", OK: true, Detail: "none, or all carried back"})
+	}
 
 	if d := hooks.DeferredSessions(l); len(d) > 0 {
 		checks = append(checks, check{Name: "deferred work", Detail: fmt.Sprintf("%d session(s) wait for consolidation", len(d)), Fix: "memkeep consolidate --deferred", Advice: true})

@@ -152,17 +152,18 @@ func diffCommand(s *streams) *cli.Command {
 		UsageText: `memkeep diff                      # the last memory commit
 memkeep diff main...HEAD          # what this branch taught the memory, from its merge base: the PR review
 memkeep diff main...HEAD --link https://example.com/memory/   # ids link to the published HTML view
-memkeep diff HEAD~3..HEAD --format json`,
+memkeep diff HEAD~3..HEAD --format json
+memkeep diff main...HEAD --format html > memory-review.html`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown | json", Destination: &o.Format},
+			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown | json | html (a standalone page)", Destination: &o.Format},
 			&cli.StringFlag{Name: "link", Usage: "`URL` of the published HTML view (memkeep render --html): ids link to their items", Destination: &o.Link},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 1 {
 				return usagef("diff takes at most one A..B range")
 			}
-			if o.Format != "markdown" && o.Format != "json" {
-				return usagef("--format %q: want markdown or json", o.Format)
+			if o.Format != "markdown" && o.Format != "json" && o.Format != "html" {
+				return usagef("--format %q: want markdown, json or html", o.Format)
 			}
 			o.Range = c.Args().First()
 			l, err := findLayout("")
@@ -183,6 +184,14 @@ memkeep diff HEAD~3..HEAD --format json`,
 				return err
 			}
 			rv.Link = o.Link
+			if o.Format == "html" {
+				page, err := render.Page("Memory review", []byte(rv.Markdown()))
+				if err != nil {
+					return err
+				}
+				_, err = s.out.Write(page)
+				return err
+			}
 			_, err = fmt.Fprint(s.out, rv.Markdown())
 			return err
 		},

@@ -11,9 +11,8 @@ import (
 )
 
 // Config holds every setting. Field comments give the YAML key and the
-// default; docs/format.md documents the file. The file is read by parse
-// (parse.go); the yaml tags are for go.yaml.in/yaml/v3, which the tests
-// hold the parser to.
+// default; docs/format.md documents the file, which parse (parse.go)
+// reads through go.yaml.in/yaml/v3 into these fields.
 type Config struct {
 	// Commit: auto (commit each consolidation), stage (write objects and
 	// index entries, leave the commit to the user) or off. Default auto.

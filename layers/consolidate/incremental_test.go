@@ -464,7 +464,7 @@ func TestPendingManySessions(t *testing.T) {
 	for _, b := range bases {
 		pending(b[len(b)-8:])
 	}
-	w.do(func(l memdir.Layout) (any, error) { return Render(l) })
+	w.do(func(l memdir.Layout) (any, error) { w, _, err := Render(l); return w, err })
 	pending(bases[5][len(bases[5])-8:])
 	w.same()
 	if st, err := Pending(w.inc, bases[5][len(bases[5])-8:]); err != nil || !layer(t, st, "memory.md").OK {

@@ -47,6 +47,9 @@ type Memory struct {
 	// onDisk holds each file's bytes as loaded, so Save writes only what
 	// changed.
 	onDisk map[string][]byte
+	// digest holds a reviewer's edits of memory.md, carried into the
+	// memory as it was loaded (locked).
+	digest DigestEdits
 }
 
 // Load reads facts.json, concepts.json and every session's L2 file (an

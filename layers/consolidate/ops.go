@@ -29,6 +29,11 @@ func locked[T any](l memdir.Layout, wait time.Duration, fn func(m *Memory) (T, e
 	if err != nil {
 		return zero, err
 	}
+	// A reviewer's edits of memory.md are carried into the memory before
+	// anything else changes it.
+	if m.digest, err = m.applyDigestEdits(time.Now()); err != nil {
+		return zero, err
+	}
 	return fn(m)
 }
 
@@ -197,7 +202,7 @@ func AddRule(l memdir.Layout, text string, now time.Time) (*l4.Rule, bool, error
 		}
 		cp := *rr
 		r, added = &cp, a
-		_, err = render.Write(l.DigestFile(), m.View())
+		_, _, err = m.writeDigest()
 		return err
 	})
 	return r, added, err
@@ -222,7 +227,7 @@ func Forget(l memdir.Layout, id, reason string, now time.Time) (l4.Forgotten, er
 		if err != nil {
 			return err
 		}
-		_, err = render.Write(l.DigestFile(), m.View())
+		_, _, err = m.writeDigest()
 		return err
 	})
 	return fg, err

@@ -1,8 +1,10 @@
 package consolidate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -250,14 +252,36 @@ func l4Status(current bool) LayerStatus {
 }
 
 func (m *Memory) digestStatus() LayerStatus {
-	return digestStatus(render.Current(m.Layout.DigestFile(), m.View()))
+	return digestStatus(m.Layout, m.View())
 }
 
-func digestStatus(current bool) LayerStatus {
-	if current {
+// digestStatus says whether memory.md is what the memory renders to.
+func digestStatus(l memdir.Layout, v render.Memory) LayerStatus {
+	have, err := os.ReadFile(l.DigestFile())
+	now := render.Markdown(v)
+	if err == nil && bytes.Equal(have, now) {
 		return LayerStatus{Layer: "memory.md", OK: true, Detail: "current"}
 	}
+	if u := unmappedEdits(l, have, now); len(u) > 0 {
+		// A reviewer's edit the agent cannot resolve: named, never asked for.
+		return LayerStatus{Layer: "memory.md", OK: true, Detail: fmt.Sprintf("left as a reviewer edited it: %d edit(s) memkeep cannot carry back, first at line %d (%s); undo them or make the change with memkeep commands", len(u), u[0].Line, oneLine(u[0].Text, 80))}
+	}
 	return LayerStatus{Layer: "memory.md", Detail: "out of date with facts.json, concepts.json and L2", Commands: []string{"memkeep render"}}
+}
+
+// unmappedEdits are the differences of memory.md (have) from both what
+// memkeep last wrote and what the memory renders to now that memkeep
+// cannot carry back; nothing without the copy of what it wrote.
+func unmappedEdits(l memdir.Layout, have, now []byte) []render.Unmapped {
+	written, err := os.ReadFile(renderedCopy(l))
+	if err != nil || have == nil {
+		return nil
+	}
+	_, u1 := render.ReadEdits(have, written)
+	_, u := render.ReadEdits(have, now)
+	return slices.DeleteFunc(u, func(x render.Unmapped) bool {
+		return !slices.ContainsFunc(u1, func(y render.Unmapped) bool { return y.Text == x.Text })
+	})
 }
 
 func oneLine(s string, n int) string {

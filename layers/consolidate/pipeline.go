@@ -15,7 +15,6 @@ import (
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
-	"github.com/memkeep/memkeep/render"
 )
 
 // Options tune a consolidation.
@@ -52,8 +51,11 @@ type Summary struct {
 	Assigned        int // exchanges given a concept
 	ConceptsCreated int
 	Reflection      l4.Report
-	Rendered        bool     // memory.md was rewritten
-	Written         []string // files written
+	Rendered        bool // memory.md was rewritten
+	// DigestEdits are a reviewer's edits of memory.md carried into the
+	// memory, and those left in place.
+	DigestEdits DigestEdits
+	Written     []string // files written
 	// EvalErr is set when the external evaluator failed and the heuristic
 	// scores were used.
 	EvalErr error
@@ -368,10 +370,11 @@ func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
 // is current.
 func (m *Memory) finish(sum *Summary) error {
 	var err error
+	sum.DigestEdits = m.digest
 	if sum.Written, err = m.Save(); err != nil {
 		return err
 	}
-	wrote, err := render.Write(m.Layout.DigestFile(), m.View())
+	wrote, err := m.renderDigest(m.digest)
 	if err != nil {
 		return err
 	}
@@ -392,13 +395,17 @@ func Reflect(l memdir.Layout) (Summary, error) {
 	})
 }
 
-// Render is `memkeep render`: memory.md from the files as they are.
-func Render(l memdir.Layout) (bool, error) {
-	m, err := Load(l)
-	if err != nil {
-		return false, err
-	}
-	return render.Write(l.DigestFile(), m.View())
+// Render is `memkeep render`: memory.md from the files as they are,
+// after a reviewer's edits of it are carried into them.
+func Render(l memdir.Layout) (bool, DigestEdits, error) {
+	var wrote bool
+	var d DigestEdits
+	_, err := update(l, func(m *Memory) error {
+		var err error
+		wrote, d, err = m.writeDigest()
+		return err
+	})
+	return wrote, d, err
 }
 
 func cmpOr(d, def time.Duration) time.Duration {

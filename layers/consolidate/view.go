@@ -210,9 +210,9 @@ func (v *view) digestStatus() (LayerStatus, error) {
 		return LayerStatus{}, err
 	}
 	for _, f := range recent {
-		f.Encode() // the normal form, as after Memory.fingerprint
+		f.Normalize() // the normal form, as after Memory.fingerprint
 	}
-	return digestStatus(render.Current(v.l.DigestFile(), render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent})), nil
+	return digestStatus(v.l, render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent}), nil
 }
 
 // recent is the newest n sessions that hold exchanges, in start order: all

@@ -2,7 +2,7 @@ package l2
 
 import (
 	"bytes"
-	"encoding/json"
+
 	"errors"
 	"fmt"
 	"os"
@@ -79,6 +79,13 @@ func Decode(path string, b []byte) (*File, error) {
 // Encode serialises the file byte-stably: records sorted by id, lists
 // normalised, two-space indent, trailing newline.
 func (f *File) Encode() []byte {
+	f.Normalize()
+	return encodeJSON(f)
+}
+
+// Normalize puts the file in the form Encode writes: every record
+// normalised, records sorted by id.
+func (f *File) Normalize() {
 	f.SchemaVersion = SchemaVersion
 	for _, l := range []*[]Exchange{&f.Exchanges, &f.Facts} {
 		if *l == nil {
@@ -89,7 +96,6 @@ func (f *File) Encode() []byte {
 		}
 		slices.SortFunc(*l, func(a, b Exchange) int { return strings.Compare(a.ID, b.ID) })
 	}
-	return encodeJSON(f)
 }
 
 // Save writes the file atomically.
@@ -113,15 +119,26 @@ func (f *File) Find(id string) *Exchange {
 // HTML escaping (the files are read by people), two-space indent,
 // trailing newline.
 func encodeJSON(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	// One pass with go-json-experiment, indented as it goes; the bytes are
+	// encoding/json's with SetEscapeHTML(false) and a two-space indent
+	// (TestEncodeMatchesEncodingJSON), in half the time or less.
+	b, err := jsonv2.Marshal(v, writeOpts)
+	if err != nil {
 		panic(err) // only plain data is encoded here
 	}
-	return buf.Bytes()
+	return append(b, '\n')
 }
+
+// writeOpts give encoding/json's form: nil slices and maps as null,
+// "  " indentation, no escaping of <, > and &, but of U+2028 and U+2029.
+var writeOpts = jsonv2.JoinOptions(
+	jsonv2.FormatNilSliceAsNull(true),
+	jsonv2.FormatNilMapAsNull(true),
+	jsontext.WithIndent("  "),
+	jsontext.EscapeForJS(true),
+	jsontext.AllowInvalidUTF8(true),
+	jsonv2.Deterministic(true),
+)
 
 // EncodeJSON is encodeJSON for the other layers, so that every committed
 // JSON file has one form.
