@@ -30,7 +30,7 @@ type Memory interface {
 	// PreCompact, `memkeep consolidate`).
 	Consolidate(l memdir.Layout, sessionID string) (Change, error)
 	// RecordPrompt keeps explicit memory requests ("remember", "always",
-	// "never", "from now on") as L4 rule candidates; it reports whether
+	// "never", "from now on") as L4 rules at once; it reports whether
 	// the prompt was one.
 	RecordPrompt(l memdir.Layout, sessionID, prompt string) ([]string, error)
 	// Context is the SessionStart context under budget characters.

@@ -61,7 +61,7 @@ func userPromptSubmit(e *Env) (Output, error) {
 	if len(rules) > 0 {
 		// Said as it is stored: a rule the user stated, kept at once; the
 		// next sessions start with it.
-		ctx = append(ctx, "memkeep recorded what you stated as "+rulesCount(len(rules))+" of the project's memory (kept as a rule candidate; every next session starts with it): "+strings.Join(rules, " "))
+		ctx = append(ctx, "memkeep recorded what you stated as "+rulesCount(len(rules))+" of the project's memory (a rule at once; every next session starts with it; a later statement of the opposite replaces it): "+strings.Join(rules, " "))
 	}
 	if recall != "" {
 		ctx = append(ctx, recall)

@@ -9,7 +9,7 @@
 // Where a hook's data goes, by event:
 //
 //	SessionStart      stream event; context from Memory.Context  -> additionalContext
-//	UserPromptSubmit  stream event; rule candidates (Memory.RecordPrompt); recall -> additionalContext
+//	UserPromptSubmit  stream event; rules stated (Memory.RecordPrompt); recall -> additionalContext
 //	PostToolUse       tool counter under the git dir; stream event
 //	Stop              L1 sync of the transcript tail; Memory.Micro; enforcement (stop.go); commit
 //	SubagentStop      L1 sync of the subagent transcript into the parent's L1 file

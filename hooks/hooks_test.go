@@ -225,7 +225,7 @@ func TestSessionStartAndPromptContext(t *testing.T) {
 		t.Fatalf("got %+v", o)
 	}
 	o = call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "From now on always run the linter"}, deps)
-	if len(mem.rules) != 1 || o.HookSpecificOutput == nil || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "rule candidate") {
+	if len(mem.rules) != 1 || o.HookSpecificOutput == nil || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "a rule at once") {
 		t.Fatalf("rule not recorded: %v %+v", mem.rules, o)
 	}
 }

@@ -104,11 +104,12 @@ func TestSecondSessionGetsContext(t *testing.T) {
 // facts is the part of facts.json the tests read.
 type facts struct {
 	Rules []struct {
-		ID       string   `json:"id"`
-		Text     string   `json:"text"`
-		Source   string   `json:"source"`
-		Sessions []string `json:"sessions"`
-		Promoted bool     `json:"promoted"`
+		ID         string   `json:"id"`
+		Text       string   `json:"text"`
+		Source     string   `json:"source"`
+		Sessions   []string `json:"sessions"`
+		Promoted   bool     `json:"promoted"`
+		Confidence float64  `json:"confidence"`
 	} `json:"rules"`
 }
 
@@ -122,10 +123,10 @@ func readFacts(t *testing.T, data string) facts {
 }
 
 // Scenario 3: "From now on always run the linter before committing"
-// becomes an L4 rule candidate in facts.json at once (UserPromptSubmit),
-// the model is told so, the candidate is committed, and the next session
+// becomes an L4 rule in facts.json at once (UserPromptSubmit),
+// the model is told so, the rule is committed, and the next session
 // starts with it.
-func TestRuleCandidateFromPrompt(t *testing.T) {
+func TestRuleFromPrompt(t *testing.T) {
 	start := time.Now()
 	p := newProject(t, "memkeep-rule")
 	base := p.Git("rev-parse", "HEAD")
@@ -147,8 +148,8 @@ func TestRuleCandidateFromPrompt(t *testing.T) {
 		if r.Source != "user" {
 			t.Errorf("rule source = %q, want user", r.Source)
 		}
-		if r.Promoted {
-			t.Errorf("a rule stated once is promoted; it should be a candidate")
+		if !r.Promoted || r.Confidence != 1 {
+			t.Errorf("a rule the user stated is not a rule at once: promoted %v, confidence %v", r.Promoted, r.Confidence)
 		}
 		if len(r.Sessions) != 1 || !strings.HasPrefix(res.SessionID, r.Sessions[0]) {
 			t.Errorf("rule sessions = %v, want the session %s", r.Sessions, res.SessionID)
@@ -158,20 +159,20 @@ func TestRuleCandidateFromPrompt(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("no rule candidate about the linter in facts.json:\n%s", data)
+		t.Fatalf("no rule about the linter in facts.json:\n%s", data)
 	}
 	// The model was told, in the prompt's context.
 	first := p.Server.AgentRequests()[0]
 	if !strings.Contains(systemText(first), claudetest.UserPromptSubmitContextLabel) ||
-		!strings.Contains(systemText(first), "rule candidate") {
-		t.Errorf("the model was not told that the prompt was recorded as a rule candidate:\n%.3000s", systemText(first))
+		!strings.Contains(systemText(first), "a rule at once") {
+		t.Errorf("the model was not told that the prompt was recorded as a rule:\n%.3000s", systemText(first))
 	}
 	checkHooksClean(t, res.TranscriptPath)
 
-	// The candidate is in a memory commit (SessionEnd's consolidation).
+	// The rule is in a memory commit (SessionEnd's consolidation).
 	p.checkMemoryCommits(base)
 	if committed := p.Git("show", "HEAD:.claude/memory/facts.json"); !strings.Contains(committed, "linter") {
-		t.Errorf("the rule candidate is not committed: HEAD's facts.json:\n%s", committed)
+		t.Errorf("the rule is not committed: HEAD's facts.json:\n%s", committed)
 	}
 
 	// The next session starts with the rule, marked as a candidate.

@@ -125,8 +125,8 @@ func TestRecordPromptAndForget(t *testing.T) {
 		t.Error("a question was taken for a rule")
 	}
 	m, _ := Load(l)
-	if len(m.Facts.Rules) != 1 || m.Facts.Rules[0].Text != "Always run gofmt before committing." || m.Facts.Rules[0].Promoted {
-		t.Fatalf("rules = %+v; want one candidate", m.Facts.Rules)
+	if len(m.Facts.Rules) != 1 || m.Facts.Rules[0].Text != "Always run gofmt before committing." || !m.Facts.Rules[0].Promoted || m.Facts.Rules[0].Confidence != 1 {
+		t.Fatalf("rules = %+v; want one rule, at once, confidence 1", m.Facts.Rules)
 	}
 	id := m.Facts.Rules[0].ID
 	if _, err := Forget(l, id, "", clock); err == nil {
@@ -139,6 +139,18 @@ func TestRecordPromptAndForget(t *testing.T) {
 	if len(m.Facts.Rules) != 0 || len(m.Facts.Forgotten) != 1 || m.Facts.Forgotten[0].Reason != "we use goimports now" {
 		t.Errorf("after forget: rules %+v, history %+v", m.Facts.Rules, m.Facts.Forgotten)
 	}
+	// A later statement of the opposite supersedes a rule.
+	RecordPrompt(l, "abcd1234-0000", "Always squash commits before merging.", clock)
+	RecordPrompt(l, "abcd1234-0000", "Never squash commits before merging.", clock.Add(time.Minute))
+	m, _ = Load(l)
+	var texts []string
+	for _, r := range m.Facts.Rules {
+		texts = append(texts, r.Text)
+	}
+	if len(texts) != 1 || texts[0] != "Never squash commits before merging." || !strings.Contains(m.Facts.Forgotten[len(m.Facts.Forgotten)-1].Reason, "superseded") {
+		t.Errorf("after the contradiction: rules %q, history %+v", texts, m.Facts.Forgotten)
+	}
+	Forget(l, m.Facts.Rules[0].ID, "test done", clock)
 	// The same statement, extracted from L1 later, does not bring it back.
 	if _, err := Reflect(l); err != nil {
 		t.Fatal(err)

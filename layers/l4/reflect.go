@@ -48,10 +48,11 @@ type statement struct {
 //     injected and how it ranks (see l2.Exchange.Expired), only forget
 //     removes a memory.
 //   - Rules: each statement of a rule ("always …", "never …") joins the
-//     rule it restates or starts a candidate; a rule stated in
-//     PromoteSessions sessions is promoted; a later statement of the
-//     opposite polarity on the same topic contradicts it, and
-//     ReviewContradictions contradictions flag it for review.
+//     rule it restates or starts one, promoted at once with confidence 1
+//     (the user said it); a later statement of the opposite polarity on
+//     the same topic supersedes it (the old rule forgotten, with the
+//     reason), an earlier one counts as a contradiction, and
+//     ReviewContradictions contradictions flag a rule for review.
 //   - Solutions: a problem solved in PromoteSessions sessions becomes a
 //     solution, with the fixes tried.
 //   - Core logic: a concept whose files were changed in PromoteSessions
@@ -167,13 +168,16 @@ func finishRules(f *Facts, before map[string][]byte, rep *Report) {
 		r := &f.Rules[i]
 		r.Contradictions = len(set(r.ContradictedBy))
 		wasPromoted, wasReview := r.Promoted, r.Review
-		r.Promoted = r.Promoted || r.Source == SourceManual || len(set(r.Sessions)) >= PromoteSessions
+		r.Promoted = r.Promoted || r.Source == SourceManual || r.Source == SourceUser || len(set(r.Sessions)) >= PromoteSessions
 		r.Review = r.Contradictions >= ReviewContradictions
 		base := 0.5 + 0.1*float64(len(set(r.Sessions))-1)
-		if r.Source == SourceManual {
+		switch r.Source {
+		case SourceUser:
+			base = 1.0 // the user said so
+		case SourceManual:
 			base = 0.9
 		}
-		r.Confidence = round2(math.Max(0.1, math.Min(0.95, base)-0.1*float64(r.Contradictions)))
+		r.Confidence = round2(math.Max(0.1, math.Min(1.0, base)-0.1*float64(r.Contradictions)))
 		old, existed := before[r.ID]
 		switch {
 		case !existed:
@@ -207,8 +211,14 @@ func applyStatement(f *Facts, st statement) {
 			return
 		}
 	}
+	id := "r-" + hash8(normText(st.text))
+	if f.forgotten(id) {
+		return // forgotten, or superseded: it neither counts nor contradicts
+	}
 	topic := ruleTopic(st.text)
 	same, bestSim := -1, 0.0
+	var superseded []string
+	stale := false
 	for i := range f.Rules {
 		r := &f.Rules[i]
 		sim := terms.Jaccard(topic, ruleTopic(r.Text))
@@ -218,11 +228,31 @@ func applyStatement(f *Facts, st statement) {
 		if l2.Negative(r.Text) != st.negative {
 			r.ContradictedBy = append(r.ContradictedBy, st.key)
 			r.Updated = max(r.Updated, st.time)
+			switch {
+			case r.Source != SourceUser:
+			case st.time >= r.LastValidated:
+				// The user said otherwise since: the later statement stands.
+				superseded = append(superseded, r.ID)
+			default:
+				stale = true // the user has since said otherwise
+			}
 			continue
 		}
 		if sim > bestSim {
 			same, bestSim = i, sim
 		}
+	}
+	for _, id := range superseded {
+		_, _ = f.Forget(id, "superseded by the user's later statement: "+st.text, timeOf(st.time))
+		if same >= 0 && same < len(f.Rules) && f.Rules[same].ID == id {
+			same = -1
+		}
+	}
+	if len(superseded) > 0 && same >= 0 {
+		// Forget reordered the rules: find the one this statement restates.
+		same = slices.IndexFunc(f.Rules, func(r Rule) bool {
+			return terms.Jaccard(topic, ruleTopic(r.Text)) >= sameRule && l2.Negative(r.Text) == st.negative
+		})
 	}
 	if same >= 0 {
 		r := &f.Rules[same]
@@ -234,12 +264,13 @@ func applyStatement(f *Facts, st statement) {
 		r.Updated = max(r.Updated, st.time)
 		return
 	}
-	id := "r-" + hash8(normText(st.text))
-	if f.forgotten(id) {
+	if stale {
 		return
 	}
+	// A rule the user states is a rule at once: promotion over sessions is
+	// for what memkeep infers.
 	f.Rules = append(f.Rules, Rule{ID: id, Text: st.text, Source: SourceUser, Sessions: []string{st.sid},
-		Evidence: []string{st.key}, LastValidated: st.time, Updated: st.time})
+		Evidence: []string{st.key}, LastValidated: st.time, Updated: st.time, Promoted: true})
 }
 
 // occurrence is one problem solved in one session.
@@ -414,4 +445,10 @@ func round2(f float64) float64 { return math.Round(f*100) / 100 }
 // Changes is the number of changes a reflection made.
 func (r Report) Changes() int {
 	return r.RulesAdded + r.RulesPromoted + r.RulesFlagged + r.SolutionsAdded + r.SolutionsUpdated + r.CoreAdded + r.CoreUpdated
+}
+
+// timeOf parses a record timestamp; the zero time when it has none.
+func timeOf(ts string) time.Time {
+	t, _ := time.Parse(time.RFC3339, ts)
+	return t
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +29,8 @@ type expected struct {
 		Contradictions int    `json:"contradictions"`
 		Review         bool   `json:"review"`
 	} `json:"rules"`
-	Solutions []struct {
+	Superseded []string `json:"superseded"`
+	Solutions  []struct {
 		Problem  string `json:"problem"`
 		Sessions int    `json:"sessions"`
 	} `json:"solutions"`
@@ -65,9 +67,10 @@ func scripted(t *testing.T) ([]*l2.File, *l3.File) {
 	return sessions, &l3.File{Concepts: h.Concepts}
 }
 
-// TestReflectScriptedHistory: a rule stated three times is promoted, a
-// fix that recurs in three sessions becomes a solution, a rule
-// contradicted five times is flagged — and nothing else.
+// TestReflectScriptedHistory: a rule the user states is a rule at once;
+// a later statement of the opposite supersedes it (the old rule
+// forgotten, with the reason); a fix that recurs in three sessions
+// becomes a solution — and nothing else.
 func TestReflectScriptedHistory(t *testing.T) {
 	sessions, concepts := scripted(t)
 	var want expected
@@ -93,6 +96,12 @@ func TestReflectScriptedHistory(t *testing.T) {
 				w.Text, len(r.Sessions), r.Promoted, r.Contradictions, r.Review, w.Sessions, w.Promoted, w.Contradictions, w.Review)
 		}
 	}
+	for _, text := range want.Superseded {
+		i := slices.IndexFunc(f.Forgotten, func(fg Forgotten) bool { return fg.Text == text })
+		if i < 0 || !strings.Contains(f.Forgotten[i].Reason, "superseded") {
+			t.Errorf("the rule %q is not forgotten as superseded: %+v", text, f.Forgotten)
+		}
+	}
 	if len(f.Solutions) != len(want.Solutions) {
 		t.Fatalf("got %d solutions %+v, want %d", len(f.Solutions), f.Solutions, len(want.Solutions))
 	}
@@ -109,8 +118,8 @@ func TestReflectScriptedHistory(t *testing.T) {
 			t.Errorf("core logic %+v; want concept %s in %d sessions", k, w.Concept, w.Sessions)
 		}
 	}
-	if rep.RulesPromoted != 2 || rep.RulesFlagged != 1 || rep.SolutionsAdded != 1 || rep.CoreAdded != 1 {
-		t.Errorf("report %+v: want 2 rules promoted, 1 flagged, 1 solution, 1 core logic", rep)
+	if rep.RulesPromoted != 3 || rep.RulesFlagged != 0 || rep.SolutionsAdded != 1 || rep.CoreAdded != 1 {
+		t.Errorf("report %+v: want 3 rules promoted, none flagged, 1 solution, 1 core logic", rep)
 	}
 
 	// Reflecting again over the same history changes nothing.
