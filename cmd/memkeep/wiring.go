@@ -192,3 +192,21 @@ func updateRecall(l memdir.Layout, opts recall.UpdateOptions) {
 		rebuildInBackground(l)
 	}
 }
+
+// A deletion carried back from memory.md is forgotten with the commit it
+// came in (an assignment: no work at start-up).
+func init() { consolidate.EditSource = memoryEditSource }
+
+// memoryEditSource names the commit a reviewer's edit of memory.md came
+// in: the newest commit that changed the memory, when memory.md is as
+// committed; nothing when the edit is not committed yet.
+func memoryEditSource(l memdir.Layout) string {
+	if len(gitstore.Uncommitted(l, []string{memdir.MemoryRel + "/memory.md"})) > 0 {
+		return ""
+	}
+	entries, err := gitstore.Log(l, 1)
+	if err != nil || len(entries) == 0 {
+		return ""
+	}
+	return entries[0].Hash[:min(12, len(entries[0].Hash))]
+}

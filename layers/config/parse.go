@@ -31,13 +31,62 @@ func parse(b []byte, c *Config) error {
 		return nil // comments only
 	}
 	if err != nil {
-		return explain(err)
+		if err = withoutDefinitions(b, err); err != nil {
+			return explain(err)
+		}
+		// Only definitions were unknown: read the settings around them.
+		if err := yaml.Unmarshal(b, c); err != nil {
+			return explain(err)
+		}
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("line %d: a second document; config.yaml holds one (remove the `---` line)", next.Line)
 	}
 	return nil
+}
+
+// withoutDefinitions drops from a decoding error the unknown top-level
+// keys that only define an anchor the file uses elsewhere ("base: &base
+// {budget: 3000}" for "context: {<<: *base}"): a definition, not a
+// mistyped setting. It gives nil when nothing else is wrong.
+func withoutDefinitions(b []byte, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return err
+	}
+	used := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			used[n.Alias] = true
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	definitions := map[string]bool{}
+	top := doc.Content[0].Content
+	for i := 0; i+1 < len(top); i += 2 {
+		if v := top[i+1]; v.Anchor != "" && used[v] {
+			definitions[fmt.Sprintf("line %d: field %s not found in type config.Config", top[i].Line, top[i].Value)] = true
+		}
+	}
+	var rest []string
+	for _, e := range te.Errors {
+		if !definitions[e] {
+			rest = append(rest, e)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	return &yaml.TypeError{Errors: rest}
 }
 
 // The patterns of yaml.v3's messages, compiled when a file has an error:

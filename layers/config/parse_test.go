@@ -30,8 +30,14 @@ stop:
   block_budget: 3
 evaluator: 'python3 score.py --json'
 `)
-	if err == nil || !strings.Contains(err.Error(), `unknown setting "defaults"`) {
-		t.Fatalf("an anchor under an unknown key must be named: %v", err)
+	if err != nil {
+		t.Fatalf("a key that only defines an anchor used elsewhere is a definition, not a setting: %v", err)
+	}
+	if c.Context != (ContextConfig{Budget: 4000, HotHours: 48}) || c.Recall.Max != 2 || c.Stop.Enforce != "remind" {
+		t.Errorf("got %+v", c)
+	}
+	if _, err := load(t, "defaults: &base {budget: 4000}\ncontext: {budget: 100}\n"); err == nil || !strings.Contains(err.Error(), `line 1: unknown setting "defaults"`) {
+		t.Errorf("an anchor nothing uses is an unknown setting: %v", err)
 	}
 	c, err = load(t, `# the anchor lives on a setting memkeep knows
 recall: &r {threshold: 0.4, max: 2, budget: 1500}
