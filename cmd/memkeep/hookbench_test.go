@@ -207,9 +207,17 @@ func benchEnv() []string {
 // turn at the end of a 20 MB transcript, for profiling (-cpuprofile); the
 // whole-process figure is BenchmarkHookStopTail.
 func BenchmarkStopInProcess(b *testing.B) {
+	for _, mb := range []int{4, 16, 64} {
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) { stopInProcess(b, mb) })
+	}
+}
+
+// stopInProcess times Stop after one new turn at the end of a session of
+// mb megabytes: the cost per turn must not grow with the session.
+func stopInProcess(b *testing.B, mb int) {
 	dir := benchProject(b)
 	transcript := filepath.Join(b.TempDir(), "session.jsonl")
-	if err := os.WriteFile(transcript, fixtures.Large(20<<20).Data, 0o644); err != nil {
+	if err := os.WriteFile(transcript, fixtures.Large(mb<<20).Data, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	in := hookPayload(b, map[string]any{

@@ -79,6 +79,7 @@ func (b *segmentBuilder) addL1(name, stamp string, data []byte, from uint64, fir
 // l1Fields are the members of an L1 record that are searched.
 type l1Fields struct {
 	ts, kind, agent, text, tool, file, cmd, pat, diff, arg, res string
+	failed                                                      bool
 }
 
 func scanL1(rec []byte) (f l1Fields, ok bool) {
@@ -106,6 +107,10 @@ func scanL1(rec []byte) (f l1Fields, ok bool) {
 			f.arg = jsonscan.String(val)
 		case "res":
 			f.res = jsonscan.String(val)
+		case "err":
+			f.failed = f.failed || string(val) == "true"
+		case "exit":
+			f.failed = f.failed || string(val) != "0" && string(val) != "null"
 		}
 	})
 	return f, err == nil
@@ -140,6 +145,9 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		b.field(f.diff, wDiff)
 		b.field(f.arg, wArg)
 		b.field(f.res, wResult)
+		if f.failed {
+			d.Flags |= flagFailed
+		}
 	default:
 		return
 	}

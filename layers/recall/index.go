@@ -140,6 +140,8 @@ type Index struct {
 	// frequencies looked up.
 	open map[string]*os.File
 	dfs  map[string]int
+	// intent is what the query being answered asks for.
+	intent intent
 }
 
 type srcRef struct{ seg, src int }

@@ -265,3 +265,21 @@ func TestJoinedBuildIsTheSame(t *testing.T) {
 		t.Errorf("the joined build differs: %d bytes against %d", len(b), len(a))
 	}
 }
+
+// TestFailureQuestionsFindTheFailure: between two runs of the same
+// command, a question about a failure is answered by the one that failed.
+func TestFailureQuestionsFindTheFailure(t *testing.T) {
+	m := newMemory(t)
+	bash := func(exit int, res string) map[string]any {
+		return map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Bash", "cmd": "mix test test/tail_worker_test.exs", "exit": exit, "res": res}
+	}
+	recs := append(filler(12), bash(0, "12 tests, 0 failures"))
+	recs = append(recs, filler(12)...)
+	recs = append(recs, bash(2, "12 tests, 1 failure"))
+	recs = append(recs, filler(12)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why did the tail worker tests fail", Options{Max: 2})
+	if len(hits) == 0 || hits[0].Lines[0] > 26 || hits[0].Lines[1] < 26 {
+		t.Errorf("the failed run (line 26) is not the first answer: %+v", hits)
+	}
+}

@@ -187,6 +187,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			}
 		}
 	}
+	ix.intent = intentOf(query)
 	sc := ix.score(qs)
 	units := ix.units(sc, qs, origs)
 	if !opts.NoFeedback && len(units) > 0 {
@@ -516,6 +517,9 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			}
 		}
 		u.coverage = cover(u.match)
+		// What the question asks for: the reason (the assistant's words),
+		// the place (a file), what failed (a failed call).
+		u.score *= ix.intent.weigh(d)
 		// Ties: significance and recency move a score by a few percent.
 		u.score *= 0.95 + 0.05*float64(min(max(d.Weight, 0), 1))
 		u.expired = ix.expired(d) || u.exchange != nil && ix.expired(ix.segs[u.exchange.seg].doc(int(u.exchange.doc)))
@@ -789,4 +793,33 @@ func named(w string, sentenceStart bool) bool {
 		}
 	}
 	return false
+}
+
+// intent is what kind of answer a question asks for, from its words:
+// one about what failed is answered first by the calls that failed.
+// (Lifting the assistant's words for "why" and tool calls for "where"
+// was tried on the question set and lost answers.)
+type intent struct{ failed bool }
+
+func intentOf(query string) intent {
+	var in intent
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "fail", "failed", "failing", "fails", "failure", "error", "errors", "broke", "broken", "crash", "crashed", "wrong":
+			in.failed = true
+		}
+	}
+	return in
+}
+
+// failedLift is what a failed call gets for a question about a failure:
+// small, so that it orders answers that match alike.
+const failedLift = 1.15
+
+// weigh gives the factor an intent gives a document.
+func (in intent) weigh(d doc) float64 {
+	if in.failed && d.Layer == layerL1 && d.Flags&flagFailed != 0 {
+		return failedLift
+	}
+	return 1
 }

@@ -37,7 +37,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall7\n"
+const segMagic = "memkeep-recall8\n"
 
 const (
 	segHeader   = len(segMagic) + 9*4
@@ -78,7 +78,10 @@ const (
 
 var kindNames = [...]string{"", "prompt", "text", "tool", "compact", "exchange", "fact", "concept", "rule", "solution", "core_logic"}
 
-const flagExpired = 1
+// Document flags.
+const (
+	flagFailed = 1 // an L1 tool call that failed (an error, a non-zero exit)
+)
 
 // source is one file's part of a segment.
 type source struct {
