@@ -148,7 +148,7 @@ func describe(recs []l1.Record, sp span, first int, base string) Exchange {
 	e.Significance = sc.value
 	e.Type = sc.typ
 	e.Tags = sc.tags
-	e.Summary = summaryOf(ev, sp)
+	e.Summary = summaryOf(ev, sp, sc.typ)
 	e.Keywords = keywordsOf(ev)
 	e.Details = detailsOf(ev, sc)
 	e.Normalize()
@@ -488,10 +488,20 @@ func diffCounts(d string) (add, rem int) {
 	return add, rem
 }
 
-func summaryOf(ev evidence, sp span) string {
-	switch {
-	case ev.commit != "":
+func summaryOf(ev evidence, sp span, typ string) string {
+	if ev.commit != "" {
 		return ev.commit
+	}
+	// A correction is the user's words; other work is told by its outcome.
+	if typ != TypeCorrection && (len(ev.edited) > 0 || len(ev.commands) > 0) {
+		// What was done, in the assistant's closing words ("Fixed:
+		// cart.Total skipped the first price …"), says more than the
+		// request's first words, which Details keeps.
+		if out := outcomeOf(ev.texts); out != "" {
+			return truncate(out, maxSummary)
+		}
+	}
+	switch {
 	case ev.notification != "":
 		return truncate("Background task: "+ev.notification, maxSummary)
 	case ev.prompt != "" && sp.first:
@@ -572,6 +582,34 @@ func detailsOf(ev evidence, sc scored) string {
 }
 
 // firstSentence is the text up to the first sentence end or line break.
+// outcomeOf is the assistant's closing statement of a piece of work: its
+// last text, unless that is a question, a plan or a bare acknowledgement.
+func outcomeOf(texts []string) string {
+	if len(texts) == 0 {
+		return ""
+	}
+	last := strings.TrimSpace(texts[len(texts)-1])
+	first := firstSentence(last)
+	lower := strings.ToLower(first)
+	switch {
+	case len(first) < 12, strings.HasSuffix(first, "?"), strings.HasSuffix(first, ":"):
+		return ""
+	}
+	for _, p := range []string{"let me", "i'll", "i will", "now ", "next", "first", "let's", "i need", "i'm going", "looking", "checking", "reading"} {
+		if strings.HasPrefix(lower, p) {
+			return ""
+		}
+	}
+	// A short first sentence ("Done.", "Fixed:") reads with the next.
+	if len(first) < 40 {
+		rest := strings.TrimSpace(strings.TrimPrefix(last, first))
+		if next := firstSentence(rest); next != "" {
+			first += " " + next
+		}
+	}
+	return first
+}
+
 func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
