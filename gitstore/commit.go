@@ -533,6 +533,10 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		if lock, err = lockIndex(l); err != nil {
 			return err
 		}
+		// The index is the lock renamed: it gets the mode git gives it.
+		if err := repo.AdjustShared(lock.path, r.SharedPerm()); err != nil {
+			return err
+		}
 		if err := step("lock-index"); err != nil {
 			return err
 		}

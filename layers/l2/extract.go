@@ -162,6 +162,9 @@ type evidence struct {
 	commit       string // subject of the last commit
 	firstText    string // first assistant sentence
 	texts        []string
+	// workTexts are the texts before memkeep's own commands (bookkeeping).
+	workTexts    []string
+	bookkeeping  bool
 	edited, read []string
 	commands     []string
 	added, rem   int
@@ -213,6 +216,9 @@ func gather(recs []l1.Record, sp span) evidence {
 				continue
 			}
 			ev.texts = append(ev.texts, r.Text)
+			if !ev.bookkeeping {
+				ev.workTexts = append(ev.workTexts, r.Text)
+			}
 			if ev.firstText == "" {
 				ev.firstText = firstSentence(r.Text)
 			}
@@ -241,6 +247,11 @@ func gather(recs []l1.Record, sp span) evidence {
 			}
 		case r.Tool == "Task" || r.Tool == "Agent":
 			ev.usedAgents = true
+		case r.Tool == "Bash" && isMemkeep(r.Cmd):
+			// memkeep's own bookkeeping, which Stop asked for: not the
+			// user's work, and what is said after it is about memory.
+			ev.bookkeeping = true
+			continue
 		case r.Tool == "Bash":
 			c := commandLine(r.Cmd)
 			if c != "" && !cmds[c] {
@@ -497,7 +508,7 @@ func summaryOf(ev evidence, sp span, typ string) string {
 		// What was done, in the assistant's closing words ("Fixed:
 		// cart.Total skipped the first price …"), says more than the
 		// request's first words, which Details keeps.
-		if out := outcomeOf(ev.texts); out != "" {
+		if out := outcomeOf(ev.workTexts); out != "" {
 			return truncate(out, maxSummary)
 		}
 	}
@@ -582,6 +593,19 @@ func detailsOf(ev evidence, sc scored) string {
 }
 
 // firstSentence is the text up to the first sentence end or line break.
+// isMemkeep reports whether a shell command runs memkeep itself.
+func isMemkeep(cmd string) bool {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	prog := f[0]
+	if i := strings.LastIndexByte(prog, '/'); i >= 0 {
+		prog = prog[i+1:]
+	}
+	return prog == "memkeep"
+}
+
 // outcomeOf is the assistant's closing statement of a piece of work: its
 // last text, unless that is a question, a plan or a bare acknowledgement.
 func outcomeOf(texts []string) string {

@@ -37,11 +37,13 @@ const maxAlternateDepth = 5
 
 // objectStore reads and writes the objects of one repository.
 type objectStore struct {
-	mu    sync.Mutex
-	root  *objectDir   // <common dir>/objects
-	alts  []*objectDir // alternates, depth first, read on first need
-	altOK bool
-	cache cache.Object // pack objects and delta bases, shared by all packs
+	// shared is core.sharedRepository (Config.SharedPerm).
+	shared int
+	mu     sync.Mutex
+	root   *objectDir   // <common dir>/objects
+	alts   []*objectDir // alternates, depth first, read on first need
+	altOK  bool
+	cache  cache.Object // pack objects and delta bases, shared by all packs
 }
 
 // objectDir is one object folder: its loose objects and its packs.
@@ -460,6 +462,9 @@ func (s *objectStore) write(t plumbing.ObjectType, data []byte, h plumbing.Hash)
 		if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, os.ErrExist) {
 			return err
 		}
+		if err := AdjustShared(dir, s.shared); err != nil {
+			return err
+		}
 		f, err = createTemp(dir)
 	}
 	if err != nil {
@@ -468,6 +473,10 @@ func (s *objectStore) write(t plumbing.ObjectType, data []byte, h plumbing.Hash)
 	tmp := f.Name()
 	defer os.Remove(tmp) // after a link; a no-op after a rename
 	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := AdjustShared(tmp, s.shared); err != nil {
 		f.Close()
 		return err
 	}

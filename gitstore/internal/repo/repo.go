@@ -35,12 +35,14 @@ func Open(gitDir, commonDir string) (*Repo, error) {
 	if _, err := os.Stat(filepath.Join(commonDir, "objects")); err != nil {
 		return nil, fmt.Errorf("%s is not a git directory: %w", commonDir, err)
 	}
-	return &Repo{
+	r := &Repo{
 		GitDir:    gitDir,
 		CommonDir: commonDir,
 		objects:   newObjectStore(filepath.Join(commonDir, "objects")),
 		Config:    LoadConfig(gitDir, commonDir),
-	}, nil
+	}
+	r.objects.shared = r.Config.SharedPerm()
+	return r, nil
 }
 
 // Close releases open pack files.
@@ -335,7 +337,8 @@ type RefUpdate struct {
 // needs no rewrite of packed-refs.
 func (r *Repo) UpdateRef(u RefUpdate) error {
 	path := filepath.Join(r.CommonDir, filepath.FromSlash(u.Name))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	shared := r.SharedPerm()
+	if err := mkdirShared(filepath.Dir(path), shared); err != nil {
 		return err
 	}
 	lock := path + ".lock"
@@ -344,6 +347,11 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 		return fmt.Errorf("%s exists: %w", lock, ErrLocked)
 	}
 	if err != nil {
+		return err
+	}
+	if err := AdjustShared(lock, shared); err != nil {
+		f.Close()
+		os.Remove(lock)
 		return err
 	}
 	if u.OnLocked != nil {
@@ -376,12 +384,12 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 	}
 	line := reflogLine(u.Old, u.New, u.Who, u.Msg)
 	if r.logRefUpdates(u.Name) {
-		if err := appendLog(filepath.Join(r.CommonDir, "logs", filepath.FromSlash(u.Name)), line); err != nil {
+		if err := appendLog(filepath.Join(r.CommonDir, "logs", filepath.FromSlash(u.Name)), line, shared); err != nil {
 			return err
 		}
 	}
 	if u.HeadLog && r.logRefUpdates("HEAD") {
-		if err := appendLog(filepath.Join(r.GitDir, "logs", "HEAD"), line); err != nil {
+		if err := appendLog(filepath.Join(r.GitDir, "logs", "HEAD"), line, shared); err != nil {
 			return err
 		}
 	}
@@ -423,12 +431,16 @@ func reflogLine(old, new plumbing.Hash, who Ident, msg string) string {
 	return fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, who.Name, who.Email, who.When.Unix(), who.When.Format("-0700"), msg)
 }
 
-func appendLog(path, line string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+func appendLog(path, line string, shared int) error {
+	if err := mkdirShared(filepath.Dir(path), shared); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
+		return err
+	}
+	if err := AdjustShared(path, shared); err != nil {
+		f.Close()
 		return err
 	}
 	if _, err := f.WriteString(line); err != nil {
