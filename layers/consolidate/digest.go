@@ -66,7 +66,11 @@ func (m *Memory) readDigestEdits() DigestEdits {
 	}
 	edits, unmapped := render.ReadEdits(have, now)
 	if cerr != nil {
-		return DigestEdits{Applied: edits}
+		// Without the copy, a line missing from memory.md may only be one
+		// it never showed yet (a rule a prompt recorded, a concept grown
+		// into the top twelve): rewordings and additions are read, and
+		// deletions wait for a memory.md memkeep wrote here.
+		return DigestEdits{Applied: slices.DeleteFunc(edits, func(e render.Edit) bool { return e.Kind == render.EditDelete })}
 	}
 	e1, u1 := render.ReadEdits(have, written)
 	return DigestEdits{
