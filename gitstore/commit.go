@@ -259,7 +259,7 @@ func (k *indexLock) release() {
 		return
 	}
 	k.f.Close()
-	os.Remove(k.path)
+	repo.RemoveLock(k.path)
 	k.done = true
 }
 
@@ -268,7 +268,7 @@ func (k *indexLock) release() {
 func lockIndex(l memdir.Layout) (*indexLock, error) {
 	p := filepath.Join(l.GitDir, "index.lock")
 	for i := 0; ; i++ {
-		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := repo.CreateLock(p)
 		if err == nil {
 			recordLock(l, p)
 			return &indexLock{f: f, path: p}, nil
@@ -370,8 +370,11 @@ func RecoverLocks(l memdir.Layout) {
 // releaseOnSignal makes SIGTERM, SIGINT and SIGHUP during a commit remove
 // the git locks this process holds before it exits, as git does, so that
 // a memkeep stopped by Claude Code or the user never leaves index.lock
-// behind for the user's next git command. It returns the function that
-// ends the watch.
+// behind for the user's next git command. The locks are the ones
+// repo.CreateLock knows (the file record in commit-inflight is for a
+// process killed outright, which runs no handler): a signal that lands
+// between a lock's creation and its record still finds it. It returns the
+// function that ends the watch.
 func releaseOnSignal(l memdir.Layout) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -379,7 +382,7 @@ func releaseOnSignal(l memdir.Layout) (stop func()) {
 	go func() {
 		select {
 		case sig := <-ch:
-			removeRecordedLocks(l, func(pid int) bool { return pid == os.Getpid() })
+			repo.ReleaseLocks()
 			os.Remove(inflightPath(l))
 			os.Exit(128 + int(sig.(syscall.Signal)))
 		case <-done:
@@ -702,7 +705,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		if err := lock.f.Close(); err != nil {
 			return err
 		}
-		if err := os.Rename(lock.path, filepath.Join(l.GitDir, "index")); err != nil {
+		if err := repo.RenameLock(lock.path, filepath.Join(l.GitDir, "index")); err != nil {
 			return err
 		}
 		lock.done = true

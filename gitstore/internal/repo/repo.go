@@ -342,7 +342,7 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 		return err
 	}
 	lock := path + ".lock"
-	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := CreateLock(lock)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s exists: %w", lock, ErrLocked)
 	}
@@ -351,7 +351,7 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 	}
 	if err := AdjustShared(lock, shared); err != nil {
 		f.Close()
-		os.Remove(lock)
+		RemoveLock(lock)
 		return err
 	}
 	if u.OnLocked != nil {
@@ -361,7 +361,7 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 	defer func() {
 		if !done {
 			f.Close()
-			os.Remove(lock)
+			RemoveLock(lock)
 		}
 	}()
 	cur, _, err := r.ReadRef(u.Name)
@@ -398,7 +398,7 @@ func (r *Repo) UpdateRef(u RefUpdate) error {
 			return err
 		}
 	}
-	if err := os.Rename(lock, path); err != nil {
+	if err := RenameLock(lock, path); err != nil {
 		return err
 	}
 	done = true
