@@ -23,9 +23,12 @@ type Memory interface {
 	Micro(l memdir.Layout, sessionID string) (Change, error)
 	// Pending says what the agent still has to do for the session.
 	Pending(l memdir.Layout, sessionID string) (Pending, error)
-	// Settle runs the deterministic steps the agent would otherwise be
-	// asked for: L4 reflection and memory.md.
-	Settle(l memdir.Layout) (Change, error)
+	// Settle runs the deterministic steps the agent is never asked for:
+	// concepts for the session's records, L4 reflection and memory.md.
+	Settle(l memdir.Layout, sessionID string) (Change, error)
+	// Ask finds the exchange of the session worth the agent's own record
+	// and still without one (nil: none); minEdits is stop.min_edits.
+	Ask(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
 	// Consolidate runs the whole deterministic pipeline (SessionEnd,
 	// PreCompact, `memkeep consolidate`).
 	Consolidate(l memdir.Layout, sessionID string) (Change, error)
@@ -40,6 +43,19 @@ type Memory interface {
 	// Recall returns the memories relevant to a prompt, ready to inject,
 	// or "" when none passes the threshold.
 	Recall(l memdir.Layout, sessionID, prompt string, cfg config.RecallConfig) (string, error)
+}
+
+// RecordAsk is what Stop asks the agent for: its own record of one
+// exchange, prefilled with what memkeep knows.
+type RecordAsk struct {
+	SessionID string
+	Exchange  string // memkeep's own record of the exchange
+	Key       string // the exchange, for never asking twice
+	L1Range   [2]int
+	Files     []string
+	Commands  []string
+	Concept   string // the concept memkeep proposes
+	Why       string // what made the exchange worth a record
 }
 
 // Change summarises what a consolidation changed, for commit messages.
@@ -119,10 +135,11 @@ func (d Deps) withDefaults() Deps {
 // handler); they do nothing and report nothing pending.
 type noMemory struct{}
 
-func (noMemory) Micro(memdir.Layout, string) (Change, error)       { return Change{}, nil }
-func (noMemory) Pending(memdir.Layout, string) (Pending, error)    { return Pending{}, nil }
-func (noMemory) Consolidate(memdir.Layout, string) (Change, error) { return Change{}, nil }
-func (noMemory) Settle(memdir.Layout) (Change, error)              { return Change{}, nil }
+func (noMemory) Micro(memdir.Layout, string) (Change, error)        { return Change{}, nil }
+func (noMemory) Pending(memdir.Layout, string) (Pending, error)     { return Pending{}, nil }
+func (noMemory) Consolidate(memdir.Layout, string) (Change, error)  { return Change{}, nil }
+func (noMemory) Settle(memdir.Layout, string) (Change, error)       { return Change{}, nil }
+func (noMemory) Ask(memdir.Layout, string, int) (*RecordAsk, error) { return nil, nil }
 func (noMemory) RecordPrompt(memdir.Layout, string, string) ([]string, error) {
 	return nil, nil
 }

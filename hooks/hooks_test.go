@@ -27,6 +27,25 @@ type fakeMemory struct {
 	panicky  bool
 	rules    []string
 	contexts int
+	// asks answers Ask, one per call (the last repeats); settles counts
+	// Settle.
+	asks    []*RecordAsk
+	askN    int
+	settles int
+}
+
+func (f *fakeMemory) Ask(memdir.Layout, string, int) (*RecordAsk, error) {
+	if len(f.asks) == 0 {
+		return nil, nil
+	}
+	a := f.asks[min(f.askN, len(f.asks)-1)]
+	f.askN++
+	return a, nil
+}
+
+func (f *fakeMemory) Settle(memdir.Layout, string) (Change, error) {
+	f.settles++
+	return Change{}, nil
 }
 
 func (f *fakeMemory) Pending(memdir.Layout, string) (Pending, error) {
@@ -108,64 +127,108 @@ func edit(t *testing.T, dir string, deps Deps) {
 	call(t, dir, "PostToolUse", map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": filepath.Join(dir, "a.go")}}, deps)
 }
 
-func TestStopDoesNotAskWithoutNewMaterial(t *testing.T) {
+// worthAsk is an exchange worth the agent's record.
+func worthAsk(key string) *RecordAsk {
+	return &RecordAsk{SessionID: "s1", Exchange: "x-" + key, Key: key, L1Range: [2]int{3, 9},
+		Files: []string{"a.go"}, Commands: []string{"go test ./..."}, Concept: "cart-totals", Why: "1 file changed"}
+}
+
+func TestStopDoesNotAskWhenNothingIsWorthARecord(t *testing.T) {
 	dir := project(t)
-	mem := &fakeMemory{pending: []Pending{missing("1 exchange not covered")}}
-	deps := Deps{Memory: mem}
+	git := &fakeGit{}
+	deps := Deps{Memory: &fakeMemory{pending: []Pending{complete}}, Git: git}
 	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "what does this do?"}, deps)
 	call(t, dir, "PostToolUse", map[string]any{"tool_name": "Read"}, deps)
-	if o := call(t, dir, "Stop", nil, deps); o.Decision != "" || o.SystemMessage != "" {
-		t.Fatalf("a read-only turn was interrupted: %+v", o)
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "" || o.SystemMessage != "" || o.HookSpecificOutput != nil {
+		t.Fatalf("a turn with nothing worth a record was interrupted: %+v", o)
+	}
+	if git.commits != 1 {
+		t.Errorf("commits = %d, want 1", git.commits)
 	}
 }
 
-func TestStopBlocksThenLetsAnIgnoredBlockGo(t *testing.T) {
+// TestStopAsksOnceForTheAgentsRecord: the request is one command, the
+// agent's record prefilled with what memkeep knows and <…> where only the
+// agent can write; it is never made twice for the same exchange, and the
+// Stop after it commits, whether the agent answered or not.
+func TestStopAsksOnceForTheAgentsRecord(t *testing.T) {
 	dir := project(t)
-	mem := &fakeMemory{pending: []Pending{missing("1 exchange not covered")}}
+	mem := &fakeMemory{pending: []Pending{complete}, asks: []*RecordAsk{worthAsk("k1")}}
 	git := &fakeGit{}
 	deps := Deps{Memory: mem, Git: git}
 	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "fix the bug"}, deps)
 	edit(t, dir, deps)
 	o := call(t, dir, "Stop", nil, deps)
 	if o.Decision != "block" {
-		t.Fatalf("want a block, got %+v", o)
+		t.Fatalf("want a request, got %+v", o)
 	}
-	for _, want := range []string{"✓ L1: 12 lines", "✗ L2: 1 exchange not covered", "    " + selfProgram() + " l2 add --session s1", "1 of 2"} {
+	for _, want := range []string{selfProgram() + " l2 add <<'MEMKEEP_RECORD'\n{", `"session": "s1"`, `"exchange": "x-k1"`, `"l1_range": [3, 9]`, `"files": ["a.go"]`, `"commands": ["go test ./..."]`, `"summary": "<`, `"why": "<`, `"decision": "<`, `"learned": ["<`, `"keywords": ["<`, `"concept": "<the concept: cart-totals`, "\nMEMKEEP_RECORD"} {
 		if !strings.Contains(o.Reason, want) {
-			t.Errorf("reason lacks %q:\n%s", want, o.Reason)
+			t.Errorf("request lacks %q:\n%s", want, o.Reason)
 		}
 	}
-	// The agent ignored it: same things missing, stop_hook_active set.
-	o = call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
-	if o.Decision != "" || !strings.Contains(o.SystemMessage, "not acted on") || !strings.Contains(o.SystemMessage, "L2") {
-		t.Fatalf("an ignored block must let the turn end with a message, got %+v", o)
+	for _, chore := range []string{"l3 assign", "l4 reflect", "memkeep render", "consolidate"} {
+		if strings.Contains(o.Reason, chore) {
+			t.Errorf("the request asks for the chore %q:\n%s", chore, o.Reason)
+		}
 	}
 	if git.commits != 0 {
-		t.Fatal("committed incomplete memory")
+		t.Errorf("committed before the agent's record")
+	}
+	// The agent ignored it: the same exchange is never asked about again.
+	o = call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
+	if o.Decision != "" || o.HookSpecificOutput != nil {
+		t.Fatalf("asked twice about the same exchange: %+v", o)
+	}
+	if git.commits != 1 {
+		t.Errorf("commits = %d after the second Stop, want 1", git.commits)
+	}
+	// The next turn, the same exchange still unrecorded: not asked again.
+	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "and now?"}, deps)
+	edit(t, dir, deps)
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "" {
+		t.Fatalf("asked again in a later turn about the same exchange: %+v", o)
+	}
+	// A new exchange worth a record is asked about.
+	mem.asks = []*RecordAsk{worthAsk("k2")}
+	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "next"}, deps)
+	edit(t, dir, deps)
+	if o := call(t, dir, "Stop", nil, deps); o.Decision != "block" || !strings.Contains(o.Reason, `"exchange": "x-k2"`) {
+		t.Fatalf("a new exchange was not asked about: %+v", o)
 	}
 }
 
 func TestStopBlockBudgetPerTurn(t *testing.T) {
 	dir := project(t)
-	// Each Stop finds a different gap: the agent acts, but never finishes.
-	mem := &fakeMemory{pending: []Pending{missing("3 left"), missing("2 left"), missing("1 left"), missing("1 left")}}
-	deps := Deps{Memory: mem}
+	// Each Stop finds another exchange to ask about.
+	mem := &fakeMemory{pending: []Pending{complete}, asks: []*RecordAsk{worthAsk("a"), worthAsk("b"), worthAsk("c"), worthAsk("d")}}
+	deps := Deps{Memory: mem, Git: &fakeGit{}}
 	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "refactor"}, deps)
 	edit(t, dir, deps)
 	for i := 1; i <= 2; i++ {
 		if o := call(t, dir, "Stop", map[string]any{"stop_hook_active": i > 1}, deps); o.Decision != "block" {
-			t.Fatalf("stop %d: want block, got %+v", i, o)
+			t.Fatalf("stop %d: want a request, got %+v", i, o)
 		}
 	}
-	o := call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
-	if o.Decision != "" || !strings.Contains(o.SystemMessage, "budget") {
-		t.Fatalf("third stop must approve with the budget spent, got %+v", o)
+	if o := call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps); o.Decision != "" {
+		t.Fatalf("third stop must let the turn end with the budget spent, got %+v", o)
 	}
 	// A new prompt is a new turn with a fresh budget.
 	call(t, dir, "UserPromptSubmit", map[string]any{"prompt": "continue"}, deps)
 	edit(t, dir, deps)
 	if o := call(t, dir, "Stop", nil, deps); o.Decision != "block" {
-		t.Fatalf("new turn: want block, got %+v", o)
+		t.Fatalf("new turn: want a request, got %+v", o)
+	}
+}
+
+func TestStopEnforceRemindNeverAsksTheAgent(t *testing.T) {
+	dir := project(t)
+	os.WriteFile(filepath.Join(dir, ".claude", "memory", "config.yaml"), []byte("stop:\n  enforce: remind\n"), 0o644)
+	deps := Deps{Memory: &fakeMemory{pending: []Pending{complete}, asks: []*RecordAsk{worthAsk("k1")}}, Git: &fakeGit{}}
+	edit(t, dir, deps)
+	o := call(t, dir, "Stop", nil, deps)
+	if o.Decision != "" || o.HookSpecificOutput != nil || !strings.Contains(o.SystemMessage, "worth a record") {
+		t.Fatalf("remind: want only a message to the user, got %+v", o)
 	}
 }
 
@@ -347,7 +410,7 @@ func TestStopFindsTheMessageBeyondTheFirstWindow(t *testing.T) {
 	}
 }
 
-// settleMemory reports L4 stale until Settle runs.
+// settleMemory reports concepts and reflection missing until Settle runs.
 type settleMemory struct {
 	fakeMemory
 	settled bool
@@ -357,28 +420,24 @@ func (m *settleMemory) Pending(memdir.Layout, string) (Pending, error) {
 	if m.settled {
 		return complete, nil
 	}
-	return Pending{Layers: []LayerStatus{{Layer: "L3", OK: true}, {Layer: "L4", OK: false, Detail: "L2 changed since the last reflection", Commands: []string{"memkeep l4 reflect"}}}}, nil
+	return Pending{Layers: []LayerStatus{{Layer: "L3", OK: false, Detail: "1 L2 record without a concept"}, {Layer: "L4", OK: false, Detail: "L2 changed since the last reflection"}}}, nil
 }
 
-func (m *settleMemory) Settle(memdir.Layout) (Change, error) {
+func (m *settleMemory) Settle(memdir.Layout, string) (Change, error) {
 	m.settled = true
 	return Change{Summary: "reflected", Changed: true}, nil
 }
 
-func TestStopSettlesWhatNeedsNoJudgementAfterTheAgentActed(t *testing.T) {
+// TestStopDoesTheChoresItself: concepts, reflection and memory.md are
+// memkeep's own work, done in the Stop, never asked of the agent.
+func TestStopDoesTheChoresItself(t *testing.T) {
 	dir := project(t)
 	mem, git := &settleMemory{}, &fakeGit{}
 	deps := Deps{Memory: mem, Git: git}
 	edit(t, dir, deps)
-	// First Stop of the turn: asks, as the spec says.
-	if o := call(t, dir, "Stop", nil, deps); o.Decision != "block" || mem.settled {
-		t.Fatalf("first stop: want a request and no settling, got %+v", o)
-	}
-	// The continuation: only reflection is stale (the agent's own commands
-	// made it so): memkeep reflects itself and commits.
-	o := call(t, dir, "Stop", map[string]any{"stop_hook_active": true}, deps)
-	if o.Decision != "" || !mem.settled || git.commits != 1 {
-		t.Fatalf("continuation: want settle + commit, got %+v settled=%v commits=%d", o, mem.settled, git.commits)
+	o := call(t, dir, "Stop", nil, deps)
+	if o.Decision != "" || o.HookSpecificOutput != nil || !mem.settled || git.commits != 1 {
+		t.Fatalf("want settle + commit and no request, got %+v settled=%v commits=%d", o, mem.settled, git.commits)
 	}
 }
 
@@ -449,27 +508,52 @@ func TestDecodeInputMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestBlockCommandsRunAsPrinted: the commands Stop asks for name memkeep
-// the way the agent's shell can run it: `memkeep` when that is this binary
-// on PATH, else its absolute path.
-func TestBlockCommandsRunAsPrinted(t *testing.T) {
+// TestRecordRequestRunsAsPrinted: the command Stop asks for names
+// memkeep the way the agent's shell can run it: `memkeep` when that is
+// this binary on PATH, else its absolute path.
+func TestRecordRequestRunsAsPrinted(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Skip(err)
 	}
 	exe, _ = filepath.EvalSymlinks(exe)
-	p := missing("2 exchanges have no concept")
 	t.Setenv("PATH", t.TempDir())
-	if r := blockReason(p, 1, 2); !strings.Contains(r, "    "+shellquote.Quote(exe)+" l2 add --session s1") || strings.Contains(r, "    memkeep ") {
-		t.Errorf("memkeep not on PATH, the commands must use the binary's path:\n%s", r)
+	if r := recordRequest(*worthAsk("k")); !strings.Contains(r, "\n"+shellquote.Quote(exe)+" l2 add <<") {
+		t.Errorf("memkeep not on PATH, the command must use the binary's path:\n%s", r)
 	}
 	bin := t.TempDir()
 	if err := os.Symlink(exe, filepath.Join(bin, "memkeep")); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)
-	if r := blockReason(p, 1, 2); !strings.Contains(r, "    memkeep l2 add --session s1") {
-		t.Errorf("memkeep on PATH is this binary, the commands must say memkeep:\n%s", r)
+	if r := recordRequest(*worthAsk("k")); !strings.Contains(r, "\nmemkeep l2 add <<") {
+		t.Errorf("memkeep on PATH is this binary, the command must say memkeep:\n%s", r)
+	}
+}
+
+// TestRecordRequestStaysShort: an exchange that touched many files and
+// ran long commands still gets a request of at most 1,500 characters,
+// whose JSON is valid once its placeholders are written.
+func TestRecordRequestStaysShort(t *testing.T) {
+	a := worthAsk("k")
+	for i := range 40 {
+		a.Files = append(a.Files, fmt.Sprintf("internal/some/deeply/nested/package%02d/file_with_a_long_name.go", i))
+		a.Commands = append(a.Commands, strings.Repeat(fmt.Sprintf("go test ./pkg%d/... -run 'TestX' && ", i), 5))
+	}
+	r := recordRequest(*a)
+	if len(r) > 1500 {
+		t.Errorf("request is %d characters, over 1500:\n%s", len(r), r)
+	}
+	i, j := strings.Index(r, "<<'MEMKEEP_RECORD'\n"), strings.LastIndex(r, "\nMEMKEEP_RECORD")
+	if i < 0 || j < i {
+		t.Fatalf("no heredoc in:\n%s", r)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(r[i+len("<<'MEMKEEP_RECORD'\n"):j]), &rec); err != nil {
+		t.Fatalf("the record is not valid JSON: %v\n%s", err, r)
+	}
+	if files, _ := rec["files"].([]any); len(files) == 0 {
+		t.Errorf("the files were all dropped to make room:\n%s", r)
 	}
 }
 

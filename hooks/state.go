@@ -24,6 +24,12 @@ type sessionState struct {
 	// Code stops again with stop_hook_active and the same things are
 	// missing, the block was not acted on and memkeep lets the turn end.
 	LastBlock string `json:"last_block,omitempty"`
+	// Asked are the exchanges (RecordAsk.Key) the agent was asked to
+	// record: never twice the same.
+	Asked []string `json:"asked,omitempty"`
+	// Reminded is an exchange the user is to be reminded of (stop.enforce
+	// remind) in this Stop's message.
+	Reminded string `json:"-"`
 	// Tools and Edits are the tool counters at the last completed
 	// consolidation: the new material since is measured against them.
 	Tools int `json:"tools"`

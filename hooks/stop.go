@@ -2,12 +2,10 @@ package hooks
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,14 +19,13 @@ import (
 //
 //  1. micro-consolidation: the transcript's new lines into L1 (only the
 //     tail is read), a stream event, subconscious L2 (Memory.Micro);
-//  2. the enforcement check, decided from the files on disk
-//     (Memory.Pending): L2 covers every exchange, every L2 item has a
-//     concept, L4 reflection ran after the last L2 change, memory.md is
-//     current;
-//  3. if something is missing, the new material is worth an interruption
-//     (edits or tool uses since the last consolidation), the turn's block
-//     budget is not spent, and the previous block was acted on, answer
-//     decision "block" with a ✓/✗ line per layer and the exact commands;
+//  2. what needs no judgement memkeep does itself (Memory.Settle):
+//     concepts for the session's records, reflection, memory.md;
+//  3. when the turn's exchange is worth remembering (edits, a failure
+//     then a fix, a rule, a correction, a decision) and has no record
+//     from the agent, memkeep asks once, and only once per exchange, for
+//     the agent's own record: one `memkeep l2 add` command, prefilled
+//     with what memkeep knows, whose <…> only the agent can write;
 //  4. otherwise approve: commit when complete, or say in a systemMessage
 //     what is still pending.
 func stop(e *Env) (Output, error) {
@@ -59,12 +56,11 @@ func stop(e *Env) (Output, error) {
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
 	p, err := e.Deps.Memory.Pending(e.Layout, sid)
-	if err == nil && e.In.StopHookActive && !p.Done() && onlyDeterministic(p) {
-		// The agent just did what was asked; its own memkeep commands are
-		// new transcript lines, which made reflection stale again. What is
-		// left needs no judgement: do it here rather than ask once more.
+	if err == nil && !p.Done() {
+		// Concepts, reflection and memory.md need no judgement: memkeep
+		// does them itself, never asks for them.
 		var sc Change
-		sc, err = e.Deps.Memory.Settle(e.Layout)
+		sc, err = e.Deps.Memory.Settle(e.Layout, sid)
 		if err == nil {
 			ch = mergeChange(ch, sc)
 			p, err = e.Deps.Memory.Pending(e.Layout, sid)
@@ -82,35 +78,40 @@ func stop(e *Env) (Output, error) {
 	tools, edits := readCounters(e.Layout, sid)
 	cfg := e.Config.Stop
 
+	if cfg.Enforce != "off" {
+		ask, err := e.Deps.Memory.Ask(e.Layout, sid, cfg.MinEdits)
+		errs = append(errs, err)
+		if ask != nil && !slices.Contains(st.Asked, ask.Key) {
+			st.Asked = append(st.Asked, ask.Key)
+			if cfg.Enforce == "block" && st.Blocks < cfg.BlockBudget {
+				// Asked once per exchange: the next Stop commits what
+				// there is, with the agent's record or without it.
+				st.Blocks++
+				st.LastBlock = ask.Key
+				errs = append(errs, saveState(e.Layout, sid, st))
+				return askAgent(client, recordRequest(*ask)), errors.Join(errs...)
+			}
+			st.Reminded = ask.Key
+		}
+	}
+
+	out := Output{}
 	if p.Done() {
 		res, err := e.Deps.Git.Commit(e.Layout, e.Config.Commit, sid, ch.Summary)
 		errs = append(errs, err)
-		st.Tools, st.Edits, st.LastBlock = tools, edits, ""
-		errs = append(errs, saveState(e.Layout, sid, st))
-		out := Output{}
+		st.Tools, st.Edits = tools, edits
 		if res != "" && strings.HasPrefix(res, "deferred") {
 			out.SystemMessage = "memkeep: memory is up to date; commit " + res
 		}
-		return out, errors.Join(errs...)
+	} else if edits-st.Edits >= cfg.MinEdits || tools-st.Tools >= cfg.MinToolUses {
+		out.SystemMessage = pendingMessage(p)
 	}
-
-	fp := fingerprint(p)
-	worth := edits-st.Edits >= cfg.MinEdits || tools-st.Tools >= cfg.MinToolUses
-	ignored := e.In.StopHookActive && fp == st.LastBlock
-	switch {
-	case cfg.Enforce == "block" && worth && !ignored && st.Blocks < cfg.BlockBudget:
-		st.Blocks++
-		st.LastBlock = fp
-		errs = append(errs, saveState(e.Layout, sid, st))
-		return askAgent(client, blockReason(p, st.Blocks, cfg.BlockBudget)), errors.Join(errs...)
-	case cfg.Enforce == "off" || !worth:
-		// Too little new material to interrupt for: the work waits for
-		// the next turn or SessionEnd.
-		return Output{}, errors.Join(errs...)
-	default:
-		errs = append(errs, saveState(e.Layout, sid, st))
-		return Output{SystemMessage: pendingMessage(p, ignored)}, errors.Join(errs...)
+	if st.Reminded != "" && cfg.Enforce == "remind" {
+		out.SystemMessage = strings.TrimSpace(out.SystemMessage + "\nmemkeep: this turn is worth a record of its own; `" + selfProgram() + " status` shows the command")
+		st.Reminded = ""
 	}
+	errs = append(errs, saveState(e.Layout, sid, st))
+	return out, errors.Join(errs...)
 }
 
 // transcriptWait bounds how long Stop waits for Claude Code to finish
@@ -244,17 +245,6 @@ func versionAtLeast(v, min string) bool {
 	return true
 }
 
-// onlyDeterministic reports whether every missing layer is one memkeep can
-// complete by itself (reflection, memory.md).
-func onlyDeterministic(p Pending) bool {
-	for _, l := range p.Layers {
-		if !l.OK && l.Layer != "L4" && l.Layer != "memory.md" {
-			return false
-		}
-	}
-	return true
-}
-
 func mergeChange(a, b Change) Change {
 	if !b.Changed {
 		return a
@@ -263,42 +253,6 @@ func mergeChange(a, b Change) Change {
 		return b
 	}
 	return Change{Summary: a.Summary + ", " + b.Summary, Changed: true}
-}
-
-// fingerprint identifies what a Pending asks for.
-func fingerprint(p Pending) string {
-	h := sha256.New()
-	for _, l := range p.Layers {
-		if !l.OK {
-			fmt.Fprintf(h, "%s\x00%s\x00%s\x00", l.Layer, l.Detail, strings.Join(l.Commands, "\x00"))
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-// statusLines renders one ✓/✗ line per layer with its commands indented.
-func statusLines(p Pending, withCommands bool) string {
-	var b strings.Builder
-	prog := "memkeep"
-	if withCommands {
-		prog = selfProgram()
-	}
-	for _, l := range p.Layers {
-		mark := "✓"
-		if !l.OK {
-			mark = "✗"
-		}
-		fmt.Fprintf(&b, "%s %s: %s\n", mark, l.Layer, l.Detail)
-		if withCommands && !l.OK {
-			for _, c := range l.Commands {
-				if rest, ok := strings.CutPrefix(c, "memkeep "); ok {
-					c = prog + " " + rest
-				}
-				fmt.Fprintf(&b, "    %s\n", c)
-			}
-		}
-	}
-	return b.String()
 }
 
 // selfProgram is how the agent's shell can run this memkeep: `memkeep`
@@ -313,23 +267,12 @@ func selfProgram() string {
 	return shellquote.Quote(exe)
 }
 
-func blockReason(p Pending, n, budget int) string {
-	return "memkeep: the project memory is not up to date with this session. " +
-		"Run these commands with the Bash tool (each is safe to run as is), then finish your answer:\n" +
-		statusLines(p, true) +
-		fmt.Sprintf("(memkeep asks at most %d times per turn; this is %d of %d.)", budget, n, budget)
-}
-
-func pendingMessage(p Pending, ignored bool) string {
-	why := "the block budget for this turn is spent"
-	if ignored {
-		why = "the last request was not acted on"
-	}
+func pendingMessage(p Pending) string {
 	var missing []string
 	for _, l := range p.Layers {
 		if !l.OK {
 			missing = append(missing, l.Layer+" ("+l.Detail+")")
 		}
 	}
-	return "memkeep: memory still pending: " + strings.Join(missing, ", ") + "; " + why + ". Run `" + selfProgram() + " status` to see the commands."
+	return "memkeep: memory still pending: " + strings.Join(missing, ", ") + "; the next Stop or the session's end completes it. Run `" + selfProgram() + " status` to see the commands."
 }

@@ -221,7 +221,7 @@ func (c *contextWriter) branch(sessions []*l2.File, concepts *l3.File, opts Cont
 	}
 	item := c.section(title)
 	for i := len(sessions) - 1; i >= 0; i-- {
-		for _, e := range sessions[i].Exchanges {
+		for _, e := range l2.Voiced(sessions[i].Exchanges) {
 			if fs := touches(e.Files); len(fs) > 0 {
 				item(e.ID, e.Summary, fmt.Sprintf("- %s (%s)%s\n", oneLine(e.Summary), strings.Join(fs, ", "), why(e)))
 			}
@@ -250,7 +250,7 @@ func (c *contextWriter) rules(title string, rs []l4.Rule) {
 func (c *contextWriter) decisions(sessions []*l2.File) {
 	item := c.section("Decisions")
 	for i := len(sessions) - 1; i >= 0; i-- {
-		for _, e := range sessions[i].Exchanges {
+		for _, e := range l2.Voiced(sessions[i].Exchanges) {
 			if e.Type != l2.TypeDecision && e.Type != l2.TypeCorrection && !slices.Contains(e.Tags, "decision") {
 				continue
 			}
@@ -287,7 +287,7 @@ func why(e l2.Exchange) string {
 
 // reasonAt is where the reason a lower-cased text gives begins, or -1.
 func reasonAt(low string) int {
-	for _, cue := range []string{"because ", "since ", "so that ", "otherwise ", "as it ", "to avoid "} {
+	for _, cue := range []string{"why: ", "because ", "since ", "so that ", "otherwise ", "as it ", "to avoid "} {
 		if i := strings.Index(low, cue); i >= 0 {
 			return i
 		}

@@ -189,7 +189,7 @@ func recent(ss []*l2.File, n int) []*l2.File {
 // still fresh at the project's latest activity at: an expired exchange is
 // still memory (recall finds it) but no longer shown unasked.
 func topExchanges(s *l2.File, n int, at time.Time) []l2.Exchange {
-	es := slices.DeleteFunc(slices.Clone(s.Exchanges), func(e l2.Exchange) bool { return e.Expired(at) })
+	es := slices.DeleteFunc(l2.Voiced(slices.Clone(s.Exchanges)), func(e l2.Exchange) bool { return e.Expired(at) })
 	slices.SortFunc(es, func(a, c l2.Exchange) int {
 		return cmp.Or(cmp.Compare(c.Significance, a.Significance), cmp.Compare(a.L1Range[0], c.L1Range[0]), strings.Compare(a.ID, c.ID))
 	})

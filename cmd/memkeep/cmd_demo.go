@@ -11,9 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -128,7 +126,7 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 		out := fireHook(st.Event, sid, transcript, root, st.Fields)
 		say("-> %-16s %s", st.Event, describeStep(st))
 		if st.Event == "Stop" {
-			if err := demoStop(ctx, s, exe, root, sid, transcript, st.Fields, out); err != nil {
+			if err := demoStop(ctx, s, exe, root, sid, transcript, st, out); err != nil {
 				return err
 			}
 		}
@@ -317,14 +315,10 @@ func describeStep(st fixtures.Step) string {
 	return ""
 }
 
-// commandLine finds the commands in a Stop request. Compiled on first use:
-// package-level patterns are compiled at every start of the binary,
-// hooks included.
-var commandLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^    (memkeep [^\n]+)$`) })
-
-// demoStop shows what Stop answered and, when it asks for memory work,
-// runs the commands as the agent would and fires Stop again.
-func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string, fields map[string]any, out hooks.Output) error {
+// demoStop shows what Stop answered and, when it asks for the agent's
+// record of the exchange, answers as the agent would (the step's Record)
+// and fires Stop again.
+func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string, st fixtures.Step, out hooks.Output) error {
 	for round := 0; round < 3; round++ {
 		ask := out.Reason
 		if out.HookSpecificOutput != nil {
@@ -338,18 +332,23 @@ func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string
 			}
 			return nil
 		}
-		fmt.Fprintln(s.out, "   Stop asks the agent to bring memory up to date:")
+		fmt.Fprintln(s.out, "   Stop asks the agent for its own record of the exchange:")
 		for _, line := range strings.Split(strings.TrimSpace(ask), "\n") {
 			fmt.Fprintf(s.out, "   | %s\n", line)
 		}
-		cmds := commandLine().FindAllStringSubmatch(ask, -1)
-		for _, m := range cmds {
-			fmt.Fprintf(s.out, "   agent runs: %s\n", m[1])
-			if err := runShell(&streams{in: s.in, out: io.Discard, err: s.err}, exe, root, m[1]); err != nil {
-				fmt.Fprintf(s.out, "   (failed: %v)\n", err)
-			}
+		rec, err := fixtures.AnswerRecord(ask, st.Record)
+		if err != nil {
+			return err
 		}
-		next := map[string]any{"stop_hook_active": true, "last_assistant_message": fields["last_assistant_message"]}
+		fmt.Fprintf(s.out, "   the agent writes its record: %q\n", st.Record["summary"])
+		cmd := exec.Command(exe, "l2", "add")
+		cmd.Dir, cmd.Stdin = root, bytes.NewReader(rec)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(s.out, "   (failed: %v: %s)\n", err, b)
+		} else {
+			fmt.Fprintf(s.out, "   memkeep l2 add: %s", b)
+		}
+		next := map[string]any{"stop_hook_active": true, "last_assistant_message": st.Fields["last_assistant_message"]}
 		out = fireHook("Stop", sid, transcript, root, next)
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memkeep/memkeep/hooks"
+	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/consolidate"
 )
 
@@ -19,13 +21,16 @@ func statusCommand(s *streams) *cli.Command {
 	var o statusOptions
 	return &cli.Command{
 		Name:  "status",
-		Usage: "what is pending per layer, with the commands that complete it (what Stop would ask)",
+		Usage: "what is pending per layer, and the record Stop would ask the agent for",
 		UsageText: `memkeep status
 memkeep status --session 3f2a9c1e --json`,
 		Description: `Checks, for a session (default: the one whose L1 changed last), that L2
 covers every exchange of its L1, that every L2 record has a concept, that L4
 reflection ran after the last L2 or L3 change, and that memory.md is current.
-Each missing piece comes with commands that can be pasted as they are.
+Each missing piece comes with commands that can be pasted as they are
+(the Stop hook runs the ones that need no judgement itself). When the
+session's newest exchange is worth a record of the agent's own and has
+none, status shows the request Stop makes for it.
 Exit status 0 whether or not something is pending; use --json to script it.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "session `ID`", Destination: &o.Session},
@@ -55,8 +60,17 @@ func runStatus(_ context.Context, o statusOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	cfg, _ := config.Load(l.ConfigFile())
+	ask, err := consolidate.AskFor(l, sid, cfg.Stop.MinEdits)
+	if err != nil {
+		return err
+	}
 	if o.JSON {
-		return writeJSON(s.out, map[string]any{"session_id": st.SessionID, "base": st.Base, "done": st.Done(), "layers": st.Layers})
+		out := map[string]any{"session_id": st.SessionID, "base": st.Base, "done": st.Done(), "layers": st.Layers}
+		if ask != nil {
+			out["ask"] = map[string]any{"exchange": ask.Exchange, "l1_range": ask.L1Range, "why": ask.Why, "request": hooks.RecordRequest(hooks.RecordAsk(*ask))}
+		}
+		return writeJSON(s.out, out)
 	}
 	if st.Base != "" {
 		fmt.Fprintf(s.out, "session %s\n", st.Base)
@@ -70,6 +84,9 @@ func runStatus(_ context.Context, o statusOptions, s *streams) error {
 		for _, c := range ly.Commands {
 			fmt.Fprintf(s.out, "    %s\n", c)
 		}
+	}
+	if ask != nil {
+		fmt.Fprintf(s.out, "\nWhat Stop asks the agent for:\n%s\n", hooks.RecordRequest(hooks.RecordAsk(*ask)))
 	}
 	return nil
 }

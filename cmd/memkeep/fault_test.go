@@ -166,9 +166,11 @@ func TestRevertedL1IsReadAgain(t *testing.T) {
 	}
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	p := newFaultProject(t, t.TempDir())
+	// The hooks leave the memory uncommitted: memkeep commit does it.
+	os.WriteFile(filepath.Join(p.dir, ".claude/memory/config.yaml"), []byte("commit: off\n"), 0o644)
 	os.WriteFile(p.transcript, bytes.Join(lines[:len(lines)/3], nil), 0o644)
 	p.hook("", "Stop", nil)
-	p.run("", nil, "commit")
+	p.run("", nil, "commit", "--mode", "auto")
 	os.WriteFile(p.transcript, src, 0o644)
 	p.hook("", "Stop", nil)
 	grown := p.l1()

@@ -52,9 +52,22 @@ func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, err
 	return change(sum), err
 }
 
-func (memoryAdapter) Settle(l memdir.Layout) (hooks.Change, error) {
-	sum, err := consolidate.Reflect(l)
+func (memoryAdapter) Settle(l memdir.Layout, sid string) (hooks.Change, error) {
+	before := recall.DirState(l)
+	sum, err := consolidate.Settle(l, sid, consolidate.Options{LockWait: hookLockWait})
+	if sum.Changed() {
+		updateRecall(l, recall.UpdateOptions{Session: sid, Before: before})
+	}
 	return change(sum), err
+}
+
+func (memoryAdapter) Ask(l memdir.Layout, sid string, minEdits int) (*hooks.RecordAsk, error) {
+	a, err := consolidate.AskFor(l, sid, minEdits)
+	if a == nil || err != nil {
+		return nil, err
+	}
+	r := hooks.RecordAsk(*a)
+	return &r, nil
 }
 
 // withGit gives a consolidation what it needs to know of git for the

@@ -221,58 +221,57 @@ func isStopAsk(s string) bool {
 	return strings.Contains(s, claudetest.StopContextLabel) || strings.HasPrefix(s, claudetest.StopFeedbackPrefix)
 }
 
-// commandLine is a command of a Stop request as memkeep prints it.
-var commandLine = regexp.MustCompile(`(?m)^    (memkeep .+)$`)
+// recordHeredoc is the record Stop asks for: the JSON of the heredoc.
+var recordHeredoc = regexp.MustCompile(`(?s)\n([^\n]*l2 add <<'MEMKEEP_RECORD')\n(.*?)\nMEMKEEP_RECORD`)
 
-// layerLine is a ✓/✗ status line.
-var layerLine = regexp.MustCompile(`(?m)^([✓✗]) (L2|L3|L4|memory\.md): (.+)$`)
-
-// checkStopAsk checks the shape of a Stop request as the model saw it: the
-// additionalContext label (2.1.330 is past 2.1.163, so no "blocking
-// error"), one ✓/✗ line per layer, and commands under every ✗ line. It
-// returns the ✗ layers and the commands.
-func checkStopAsk(t *testing.T, r *claudetest.Request, sessionID string) (missing, commands []string) {
+// checkStopAsk checks a Stop request as the model saw it: additionalContext
+// (no blocking error), at most 1,500 characters, one command whose record
+// is prefilled with this session's id and memkeep's record of the
+// exchange, <…> left for the agent, and no chore memkeep can do itself.
+// It returns the record as prefilled.
+func checkStopAsk(t *testing.T, r *claudetest.Request, sessionID string) map[string]any {
 	t.Helper()
 	text := r.LastUserText()
-	if !strings.Contains(text, claudetest.StopContextLabel) {
+	i := strings.Index(text, claudetest.StopContextLabel)
+	if i < 0 {
 		t.Errorf("Stop request not sent as additionalContext (Claude Code %s supports it):\n%s", claudetest.Version, text)
 	}
 	if strings.Contains(r.Text(), "blocking error") {
 		t.Errorf("the Stop request reached the model as a blocking error")
 	}
-	var layers []string
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		m := layerLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		layers = append(layers, m[2])
-		if m[1] == "✗" {
-			missing = append(missing, m[2])
-			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "    memkeep ") {
-				t.Errorf("✗ %s has no command under it:\n%s", m[2], text)
-			}
+	ask := strings.TrimPrefix(strings.TrimSpace(text[max(i, 0):]), claudetest.StopContextLabel)
+	ask = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(ask), "</system-reminder>"))
+	if n := len([]rune(ask)); n > 1500 {
+		t.Errorf("the Stop request is %d characters, over 1,500:\n%s", n, ask)
+	}
+	for _, chore := range []string{"l3 assign", "l4 reflect", "memkeep render", "consolidate"} {
+		if strings.Contains(ask, chore) {
+			t.Errorf("the Stop request asks for the chore %q:\n%s", chore, ask)
 		}
 	}
-	for _, want := range []string{"L4", "memory.md"} {
-		if !slices.Contains(layers, want) {
-			t.Errorf("no ✓/✗ line for %s in the Stop request:\n%s", want, text)
+	m := recordHeredoc.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no `memkeep l2 add <<'MEMKEEP_RECORD'` command in the Stop request:\n%s", text)
+	}
+	if n := strings.Count(text, "l2 add <<"); n != 1 {
+		t.Errorf("the Stop request holds %d commands, want one", n)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(m[2]), &rec); err != nil {
+		t.Fatalf("the record in the Stop request is not JSON: %v\n%s", err, m[2])
+	}
+	if rec["session"] != sessionID {
+		t.Errorf("record session = %v, want this session %s", rec["session"], sessionID)
+	}
+	if x, _ := rec["exchange"].(string); !strings.HasPrefix(x, "x-") {
+		t.Errorf("record exchange = %v, want memkeep's record of it", rec["exchange"])
+	}
+	for _, f := range []string{"summary", "why", "concept"} {
+		if v, _ := rec[f].(string); !strings.HasPrefix(v, "<") || !strings.HasSuffix(v, ">") {
+			t.Errorf("record %s = %q, want a <…> for the agent", f, v)
 		}
 	}
-	if len(missing) == 0 {
-		t.Errorf("a Stop request with nothing marked ✗:\n%s", text)
-	}
-	for _, m := range commandLine.FindAllStringSubmatch(text, -1) {
-		commands = append(commands, m[1])
-		if strings.Contains(m[1], "--session") && !strings.Contains(m[1], "--session "+sessionID) {
-			t.Errorf("command without this session's id filled in: %s", m[1])
-		}
-		if strings.ContainsAny(m[1], "<>") && !strings.Contains(m[1], "#") {
-			t.Errorf("command with a placeholder left in it: %s", m[1])
-		}
-	}
-	return missing, commands
+	return rec
 }
 
 // toolResultAfter returns the tool_result blocks of the request that

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,8 +46,11 @@ func TestSecondSessionGetsContext(t *testing.T) {
 	if !p.waitBackground(15 * time.Second) {
 		t.Errorf("the background consolidation SessionEnd started did not finish")
 	}
-	if st := p.readFile(".claude/memory/concepts.json"); !strings.Contains(st, "Retry helper") || !strings.Contains(st, "lib/util.go") {
-		t.Errorf("session 1 left no concept about its work:\n%s", st)
+	// The concept the agent named ("upload-retry", or memkeep's proposal
+	// of the same words, which it joins), summarised in its words, with
+	// the files.
+	if st := p.readFile(".claude/memory/concepts.json"); !regexp.MustCompile(`"name": "(upload-retry|retry-upload)"`).MatchString(st) || !strings.Contains(st, agentSentence) || !strings.Contains(st, "lib/util.go") {
+		t.Errorf("session 1 left no concept about its work named as the agent named it:\n%s", st)
 	}
 
 	// What `memkeep context` prints now is what SessionStart must inject.
@@ -72,6 +76,10 @@ func TestSecondSessionGetsContext(t *testing.T) {
 		if !strings.Contains(got, s) {
 			t.Errorf("the SessionStart context does not mention %q from session 1", s)
 		}
+	}
+	// The agent's own record of session 1 speaks in the next session.
+	if !strings.Contains(got, agentSentence) {
+		t.Errorf("the SessionStart context does not carry the agent's record %q", agentSentence)
 	}
 	// It opens with session 1's handoff: the request, its outcome (the
 	// answer, not the memory bookkeeping after it), and what was left

@@ -79,6 +79,9 @@ type TemplateData struct {
 	Home string
 	// LastUser is the text of the request's last user message.
 	LastUser string
+	// Conversation is the text of the whole request (system prompt and
+	// every message), for what the agent was told a few messages ago.
+	Conversation string
 }
 
 // LoadScript reads a scenario file (JSON, unknown fields rejected so a
@@ -200,7 +203,16 @@ var templateFuncs = template.FuncMap{
 		}
 		return out, nil
 	},
-	"join":       func(sep string, parts []string) string { return strings.Join(parts, sep) },
+	"join": func(sep string, parts []string) string { return strings.Join(parts, sep) },
+	// replace replaces every match of pattern in s by repl ($1 expands),
+	// as an agent edits text it was given: {{replace "<[^<>]*>" "…" .LastUser}}.
+	"replace": func(pattern, repl, s string) (string, error) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return "", err
+		}
+		return re.ReplaceAllString(s, repl), nil
+	},
 	"shellQuote": shellquote.Quote,
 }
 

@@ -409,6 +409,7 @@ func (s *Server) reply(req *Request) ([]Block, error) {
 
 	data := s.data
 	data.LastUser = req.LastUserText()
+	data.Conversation = req.Text()
 	var out []Block
 	if turn.Text != "" {
 		text, err := renderString(turn.Text, data)

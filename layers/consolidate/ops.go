@@ -3,11 +3,14 @@ package consolidate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -115,11 +118,16 @@ func scrubInput(l memdir.Layout, in l2.Input) l2.Input {
 	in.File = scrub.Path(in.File, l.Root)
 	in.Files = all(in.Files, func(p string) string { return scrub.Path(p, l.Root) })
 	in.Keywords, in.Tags = all(in.Keywords, text), all(in.Tags, text)
+	in.Why, in.Decision, in.Concept = text(in.Why), text(in.Decision), text(in.Concept)
+	in.Learned, in.Commands = all(in.Learned, text), all(in.Commands, text)
 	return in
 }
 
 func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time) (l2.AddResult, error) {
 	in = scrubInput(l, in)
+	if sessionID == "" {
+		sessionID = in.Session
+	}
 	base, err := ResolveSession(l, sessionID)
 	if err != nil {
 		return l2.AddResult{}, err
@@ -134,19 +142,101 @@ func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time)
 			_, err := os.Stat(filepath.Join(l.Root, filepath.FromSlash(f)))
 			return err == nil
 		}
-		if err := in.Verify(recs, onDisk); err != nil {
+		s := m.Session(base)
+		if in.Exchange != "" {
+			if e := s.Find(in.Exchange); e == nil || e.Source != l2.Subconscious {
+				return &l2.ValidationError{Problems: []l2.FieldError{{Field: "exchange", Problem: fmt.Sprintf("%q is not memkeep's record of an exchange of this session: leave the id the request gave, or remove the field", in.Exchange)}}, Example: l2.ExampleRecord}
+			}
+		}
+		touched := touchedFiles(recs)
+		rec, err := in.Split(func(f string) bool { return touched[f] }, slices.Sorted(maps.Keys(touched)))
+		if err != nil {
 			return err
 		}
-		s := m.Session(base)
-		if res, err = s.Add(in, now); err != nil {
+		if e := s.Find(in.Exchange); e != nil && rec.Exchange.Type == "" {
+			// The agent's record is of the exchange memkeep typed: an
+			// iteration, a correction, a failure and its fix.
+			rec.Exchange.Type = e.Type
+		}
+		for _, x := range append([]l2.Input{rec.Exchange}, rec.Facts...) {
+			if err := x.Verify(recs, onDisk); err != nil {
+				return err
+			}
+		}
+		if n := len(s.Facts) + len(rec.Facts); len(rec.Facts) > 0 && n > l2.MaxFacts {
+			return fmt.Errorf("%w: this session has %d facts and the record adds %d, over the %d kept per session: keep the ones a later session needs most", l2.ErrTooManyFacts, len(s.Facts), len(rec.Facts), l2.MaxFacts)
+		}
+		if res, err = s.Add(rec.Exchange, now); err != nil {
 			return err
+		}
+		ids := []string{res.ID}
+		for _, f := range rec.Facts {
+			fr, err := s.Add(f, now)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, fr.ID)
 		}
 		if rule, ok := l2.RuleStatement(in.Summary); ok {
 			m.Facts.Observe(s.SessionID, rule, now)
 		}
+		if in.Concept != "" {
+			if e := s.Find(res.ID); e != nil {
+				ids = append(ids, e.Links...)
+			}
+			return m.assignNamed(s, ids, scrub.Text(in.Concept, l.Root))
+		}
 		return nil
 	})
 	return res, err
+}
+
+// touchedFiles are the files the session's L1 read or changed.
+func touchedFiles(recs []l1.Record) map[string]bool {
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if r.File != "" {
+			seen[r.File] = true
+		}
+	}
+	return seen
+}
+
+// assignNamed puts the records ids of session s into the concept the
+// agent named: an existing concept by id or by a close name, or a new one.
+func (m *Memory) assignNamed(s *l2.File, ids []string, name string) error {
+	id := ""
+	if m.Concepts.Get(name) != nil {
+		id = name
+	} else {
+		c, err := m.Concepts.Create(name)
+		var dup *l3.DuplicateError
+		switch {
+		case errors.As(err, &dup):
+			id = dup.Existing.ID
+		case err != nil:
+			return &l2.ValidationError{Problems: []l2.FieldError{{Field: "concept", Problem: err.Error()}}, Example: l2.ExampleRecord}
+		default:
+			id = c.ID
+		}
+	}
+	left := map[string]bool{} // the concepts the records leave
+	for _, x := range ids {
+		if e := s.Find(x); e != nil {
+			if e.Concept != "" && e.Concept != id {
+				left[e.Concept] = true
+			}
+			if err := m.Concepts.Assign(e, id); err != nil {
+				return err
+			}
+		}
+	}
+	// A concept memkeep proposed for them and that nothing else is in
+	// goes: the agent named a better one.
+	m.Concepts.Concepts = slices.DeleteFunc(m.Concepts.Concepts, func(c l3.Concept) bool { return left[c.ID] && len(c.Exchanges) == 0 })
+	byID, _ := m.Exchanges()
+	m.Concepts.Refresh(byID)
+	return nil
 }
 
 // AssignResult says what Assign did.

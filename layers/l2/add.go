@@ -32,6 +32,26 @@ type Input struct {
 	// File and Lines are required for a fact.
 	File  string `json:"file,omitempty"`
 	Lines string `json:"lines,omitempty"`
+
+	// The record fields: the agent's record of an exchange, as the Stop
+	// hook asks for it (see record.go).
+
+	// Session is the session's id; `l2 add --session` may give it instead.
+	Session string `json:"session,omitempty"`
+	// Exchange is memkeep's own (subconscious) record of the same
+	// exchange: the two are linked and marked convergent.
+	Exchange string   `json:"exchange,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+	// Why is the cause of a problem, or why the change was needed.
+	Why string `json:"why,omitempty"`
+	// Decision is a choice made in the exchange, with its reason.
+	Decision string `json:"decision,omitempty"`
+	// Learned are facts a later session needs; each becomes a verified
+	// L2 fact (at most MaxFacts per session).
+	Learned []string `json:"learned,omitempty"`
+	// Concept is the L3 concept of the exchange: an existing concept's
+	// id or name, or a new name.
+	Concept string `json:"concept,omitempty"`
 }
 
 // ExampleInput is a valid record, shown with every validation error.
@@ -72,7 +92,7 @@ func (e *ValidationError) Error() string {
 // With requireRange the record must name its L1 lines (l2 add); the
 // remember/learn/decide commands tie records to their time instead.
 func (in *Input) Validate(requireRange bool) error {
-	var probs []FieldError
+	probs := in.placeholderProblems()
 	bad := func(field, format string, args ...any) {
 		probs = append(probs, FieldError{field, fmt.Sprintf(format, args...)})
 	}
@@ -104,6 +124,9 @@ func (in *Input) Validate(requireRange bool) error {
 			bad(fmt.Sprintf("files[%d]", i), "%q is not a repo-relative path with forward slashes", f)
 		}
 	}
+	if in.Kind == "fact" && (in.Exchange != "" || len(in.Learned) > 0) {
+		bad("kind", "a fact cannot carry an exchange's record fields (exchange, learned)")
+	}
 	if in.Kind == "fact" {
 		if in.File == "" {
 			bad("file", "is required for a fact: the file where the fact holds")
@@ -119,11 +142,18 @@ func (in *Input) Validate(requireRange bool) error {
 	if len(probs) == 0 {
 		return nil
 	}
-	ex := ExampleInput
-	if in.Kind == "fact" {
-		ex = ExampleFact
+	return &ValidationError{Problems: probs, Example: in.example()}
+}
+
+// example is the valid record shown with a problem of this one.
+func (in *Input) example() string {
+	switch {
+	case in.Kind == "fact":
+		return ExampleFact
+	case in.Exchange != "" || in.Why != "" || len(in.Learned) > 0:
+		return ExampleRecord
 	}
-	return &ValidationError{Problems: probs, Example: ex}
+	return ExampleInput
 }
 
 // Verify checks the record against the session's L1 (ProMem: a memory
@@ -168,11 +198,7 @@ func (in *Input) Verify(recs []l1.Record, exists func(string) bool) error {
 	if len(probs) == 0 {
 		return nil
 	}
-	ex := ExampleInput
-	if in.Kind == "fact" {
-		ex = ExampleFact
-	}
-	return &ValidationError{Problems: probs, Example: ex}
+	return &ValidationError{Problems: probs, Example: in.example()}
 }
 
 func sample(seen map[string]bool) string {
@@ -269,6 +295,7 @@ func (f *File) Add(in Input, now time.Time) (AddResult, error) {
 		Summary:      strings.TrimSpace(in.Summary),
 		Details:      strings.TrimSpace(in.Details),
 		Files:        in.Files,
+		Commands:     in.Commands,
 		Keywords:     in.Keywords,
 		L1Range:      in.L1Range,
 		Source:       Conscious,
@@ -309,6 +336,7 @@ func (f *File) Add(in Input, now time.Time) (AddResult, error) {
 		mergeInto(old, &rec)
 		res := AddResult{ID: old.ID, Merged: true}
 		Converge(f)
+		f.linkNamed(old.ID, in.Exchange)
 		res.Linked = firstLink(f.Find(res.ID))
 		return res, nil
 	}
@@ -321,7 +349,19 @@ func (f *File) Add(in Input, now time.Time) (AddResult, error) {
 	}
 	*list = append(*list, rec)
 	Converge(f)
+	f.linkNamed(rec.ID, in.Exchange)
 	return AddResult{ID: rec.ID, Linked: firstLink(f.Find(rec.ID))}, nil
+}
+
+// linkNamed links the conscious record id to the subconscious exchange
+// the agent named as memkeep's record of the same exchange, unless
+// convergence already did.
+func (f *File) linkNamed(id, exchange string) {
+	c, s := f.Find(id), f.Find(exchange)
+	if c == nil || s == nil || s.Source != Subconscious || slices.Contains(c.Links, s.ID) {
+		return
+	}
+	link(c, s)
 }
 
 func firstLink(e *Exchange) string {

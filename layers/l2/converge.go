@@ -176,3 +176,55 @@ func link(c, s *Exchange) {
 	}
 	s.SetTTL()
 }
+
+// Voiced is what a reader is shown of a session's exchanges when both
+// paths recorded the same one: the agent's record speaks, with the files,
+// commands, problem and fix of memkeep's record it links when it names
+// none itself, and memkeep's record is left out. Records without a
+// counterpart are kept as they are, in their order.
+func Voiced(es []Exchange) []Exchange {
+	byID := map[string]*Exchange{}
+	spoken := map[string]bool{}
+	for i := range es {
+		byID[es[i].ID] = &es[i]
+	}
+	for _, e := range es {
+		if e.Source != Conscious {
+			continue
+		}
+		for _, x := range e.Links {
+			if s := byID[x]; s != nil && s.Source == Subconscious {
+				spoken[x] = true
+			}
+		}
+	}
+	if len(spoken) == 0 {
+		return es
+	}
+	out := make([]Exchange, 0, len(es)-len(spoken))
+	for _, e := range es {
+		if spoken[e.ID] {
+			continue
+		}
+		if e.Source == Conscious {
+			for _, x := range e.Links {
+				s := byID[x]
+				if s == nil || !spoken[x] {
+					continue
+				}
+				if len(e.Files) == 0 {
+					e.Files = s.Files
+				}
+				if len(e.Commands) == 0 {
+					e.Commands = s.Commands
+				}
+				if e.Problem == "" {
+					e.Problem, e.Fix = s.Problem, s.Fix
+				}
+				e.Significance = max(e.Significance, s.Significance)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}

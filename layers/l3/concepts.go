@@ -359,9 +359,68 @@ func (f *File) Refresh(byID map[string]*l2.Exchange) {
 		}
 		c.Files = top(files, 20)
 		c.Keywords = top(kws, 12)
-		c.Summary = best.Summary
+		c.Summary = summarise(c.Exchanges, byID)
+		if c.Summary == "" {
+			c.Summary = best.Summary
+		}
 		c.Updated = updated
 	}
+}
+
+// maxSummary bounds a concept's summary: it is a line in memory.md and
+// in the session-start context.
+const maxSummary = 240
+
+// summarise writes a concept's summary from its exchanges: the best few
+// in order (the agents' own words first), each said once, an extracted
+// record left out when the agent's record of the same exchange is there.
+// Facts speak only for a concept without exchanges.
+func summarise(ids []string, byID map[string]*l2.Exchange) string {
+	var es []*l2.Exchange
+	voiced := map[string]bool{}
+	for _, id := range ids {
+		if e := byID[id]; e.Source == l2.Conscious {
+			for _, x := range e.Links {
+				voiced[x] = true
+			}
+		}
+	}
+	for _, id := range ids {
+		if e := byID[id]; !voiced[id] && !e.IsFact() {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		for _, id := range ids {
+			es = append(es, byID[id])
+		}
+	}
+	slices.SortFunc(es, func(a, b *l2.Exchange) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	var parts []string
+	n := 0
+	for _, e := range es {
+		s := strings.TrimRight(strings.Join(strings.Fields(e.Summary), " "), ".")
+		if s == "" || slices.ContainsFunc(parts, func(p string) bool { return strings.EqualFold(p, s) }) {
+			continue
+		}
+		if n > 0 && n+2+len(s) > maxSummary {
+			break
+		}
+		parts = append(parts, s)
+		n += len(s) + 2
+		if len(parts) == 3 {
+			break
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func better(a, b *l2.Exchange) bool {

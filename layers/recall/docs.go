@@ -173,9 +173,24 @@ func (b *segmentBuilder) addSession(name, stamp string, f *l2.File) {
 	}
 	latest := l2.LatestActivity([]*l2.File{f})
 	b.startSource(source{Name: name, Stamp: stamp, Tail: uint64(max(0, latest.Unix()))})
+	// memkeep's record of an exchange the agent recorded too speaks with
+	// the agent's words (the hit's text, the context of its L1 lines);
+	// its files, commands and range stay its own.
+	voice := map[string]string{}
+	for _, e := range f.Exchanges {
+		if e.Source == l2.Conscious {
+			for _, x := range e.Links {
+				voice[x] = e.Summary
+			}
+		}
+	}
 	for _, list := range [][]l2.Exchange{f.Exchanges, f.Facts} {
 		for i := range list {
 			e := &list[i]
+			text := e.Summary
+			if v, ok := voice[e.ID]; ok && e.Source == l2.Subconscious {
+				text = v
+			}
 			kind := uint8(kindExchange)
 			if e.IsFact() {
 				kind = kindFact
@@ -206,7 +221,7 @@ func (b *segmentBuilder) addSession(name, stamp string, f *l2.File) {
 			b.endDoc(doc{
 				Layer: layerL2, Kind: kind, Line: uint32(max(0, e.L1Range[0])), LineTo: uint32(max(0, e.L1Range[1])),
 				Weight: float32(e.Significance), Time: unixOf(max(e.Created, e.Updated)), Expires: dayOf(e.Expires),
-				Payload: joinPayload([pFields]string{clean(e.ID), clean(e.Summary), base, clean(e.Concept), clean(src)}),
+				Payload: joinPayload([pFields]string{clean(e.ID), clean(text), base, clean(e.Concept), clean(src)}),
 			})
 		}
 	}

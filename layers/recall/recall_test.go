@@ -283,3 +283,40 @@ func TestFailureQuestionsFindTheFailure(t *testing.T) {
 		t.Errorf("the failed run (line 26) is not the first answer: %+v", hits)
 	}
 }
+
+// TestCommonWordOfAMemoryRewrittenOften: each update hides the records it
+// replaces, and the hidden ones still count in a word's document
+// frequency. In a small memory rewritten turn after turn, a word in every
+// record ("cart" in a cart project) counted more documents than there
+// were, weighed less than nothing, and the question "cart total" found
+// nothing at all.
+func TestCommonWordOfAMemoryRewrittenOften(t *testing.T) {
+	m := newMemory(t)
+	base := "2026-02-11_1000_aaaa1111"
+	m.l1(base, false, prompt("The cart total is wrong for two items."), say("The cart loop skipped the first price."))
+	exchanges := []l2.Exchange{{ID: "x-1", Summary: "Fixed the cart total", L1Range: [2]int{1, 2}, Significance: 0.6, Created: "2026-02-11T10:00:00Z"}}
+	m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: exchanges})
+	if err := Build(m.l); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		// Each turn's Stop rewrites the session's L2 file: its records
+		// are hidden and indexed again.
+		exchanges = append(exchanges, l2.Exchange{ID: "x-" + itoa(i+2), Summary: "Checked the cart total again, pass " + itoa(i), L1Range: [2]int{1, 2}, Significance: 0.5, Created: "2026-02-11T10:00:00Z"})
+		m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: exchanges})
+		if err := Update(m.l, UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(m.l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if df, n := ix.df("cart"), ix.numDocs(); float64(df) <= n {
+		t.Fatalf("the rewrites hid no document (df %d, %v documents): the case is not made", df, n)
+	}
+	if hits := ix.Search("cart total", Options{Threshold: 0.3}); len(hits) == 0 {
+		t.Errorf("a word in every record found nothing once rewrites had hidden copies of them")
+	}
+}

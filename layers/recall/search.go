@@ -245,8 +245,13 @@ func (ix *Index) df(t string) int {
 	return df
 }
 
+// idf is BM25's inverse document frequency. df counts hidden documents
+// too, so in a small memory rewritten often (each Stop hides the records
+// it replaces) a common word can count more documents than there are: it
+// is taken as in every document, never as a negative weight that would
+// push its matches below those of no match at all.
 func (ix *Index) idf(t string, n float64) float64 {
-	df := float64(ix.df(t))
+	df := min(float64(ix.df(t)), n)
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
