@@ -327,6 +327,13 @@ func (sum *Summary) add(r l2.UpdateResult) {
 // proposed existing concept when it is confident, and with create a new
 // concept named by the proposal (or the existing one its name is close to).
 func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
+	var all []*l2.Exchange
+	for _, s := range m.Sessions {
+		for i := range s.Exchanges {
+			all = append(all, &s.Exchanges[i])
+		}
+	}
+	m.Concepts.Common = l3.CommonWords(all)
 	for _, s := range scope {
 		for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
 			for i := range l {

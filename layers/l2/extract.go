@@ -517,7 +517,7 @@ func summaryOf(ev evidence, sp span, typ string) string {
 		return truncate("Background task: "+ev.notification, maxSummary)
 	case ev.prompt != "" && sp.first:
 		return truncate(firstSentence(ev.prompt), maxSummary)
-	case ev.firstText != "":
+	case ev.firstText != "" && !planLike(firstSentence(ev.firstText)):
 		return truncate(ev.firstText, maxSummary)
 	case ev.prompt != "":
 		return truncate(firstSentence(ev.prompt), maxSummary)
@@ -607,31 +607,65 @@ func isMemkeep(cmd string) bool {
 }
 
 // outcomeOf is the assistant's closing statement of a piece of work: its
-// last text, unless that is a question, a plan or a bare acknowledgement.
+// last text that states something, not a question, a plan, a progress
+// note ("Still compiling…") or a bare acknowledgement; the last few texts
+// are tried, newest first.
 func outcomeOf(texts []string) string {
-	if len(texts) == 0 {
-		return ""
-	}
-	last := strings.TrimSpace(texts[len(texts)-1])
-	first := firstSentence(last)
-	lower := strings.ToLower(first)
-	switch {
-	case len(first) < 12, strings.HasSuffix(first, "?"), strings.HasSuffix(first, ":"):
-		return ""
-	}
-	for _, p := range []string{"let me", "i'll", "i will", "now ", "next", "first", "let's", "i need", "i'm going", "looking", "checking", "reading"} {
-		if strings.HasPrefix(lower, p) {
-			return ""
+	for i := len(texts) - 1; i >= 0 && i >= len(texts)-4; i-- {
+		if out := statement(texts[i]); out != "" {
+			return out
 		}
 	}
-	// A short first sentence ("Done.", "Fixed:") reads with the next.
+	return ""
+}
+
+// statement is the first sentence of an assistant's text when it states
+// an outcome or a finding, "" otherwise; an opening acknowledgement
+// ("Good - ", "Perfect! ") is dropped.
+func statement(text string) string {
+	last := strings.TrimSpace(text)
+	for _, ack := range []string{"good", "great", "perfect", "excellent", "nice", "okay", "ok", "alright", "all right"} {
+		if len(last) > len(ack) && strings.EqualFold(last[:len(ack)], ack) {
+			if rest := strings.TrimLeft(last[len(ack):], " -–—!,.:"); rest != last[len(ack):] && rest != "" {
+				last = strings.ToUpper(rest[:1]) + rest[1:]
+			}
+			break
+		}
+	}
+	first := firstSentence(last)
+	if len(first) > 0 && len(first) < 12 && strings.HasSuffix(first, ".") {
+		// "Done." reads with what follows it.
+	} else if planLike(first) {
+		return ""
+	}
+	// A short first sentence ("Done.") reads with the next.
 	if len(first) < 40 {
 		rest := strings.TrimSpace(strings.TrimPrefix(last, first))
-		if next := firstSentence(rest); next != "" {
+		if next := firstSentence(rest); next != "" && !planLike(next) {
 			first += " " + next
 		}
 	}
+	if len(first) < 12 {
+		return ""
+	}
 	return first
+}
+
+// planLike reports whether a sentence announces what comes next, reports
+// progress or asks, rather than stating what is.
+func planLike(first string) bool {
+	lower := strings.ToLower(first)
+	switch {
+	case len(first) < 12, strings.HasSuffix(first, "?"), strings.HasSuffix(first, ":"):
+		return true
+	}
+	for _, p := range []string{"let me", "i'll", "i will", "now ", "next", "first", "let's", "i need", "i'm going", "looking", "checking", "reading",
+		"still ", "waiting", "the build is still", "compiling", "running ", "i see", "i can see", "i'm "} {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstSentence(s string) string {

@@ -37,6 +37,10 @@ type Concept struct {
 type File struct {
 	SchemaVersion int       `json:"schema_version"`
 	Concepts      []Concept `json:"concepts"`
+	// Common, when set, are the words too common in the project's
+	// exchanges to name a concept by (the project's own name, a folder
+	// every change touches): see CommonWords.
+	Common map[string]bool `json:"-"`
 }
 
 // Load reads concepts.json; a missing file is an empty one.
@@ -186,7 +190,7 @@ func (f *File) Propose(e *l2.Exchange) Proposal {
 		best.Score = float64(int(best.Score*100+0.5)) / 100
 		return best
 	}
-	return Proposal{Name: SuggestName(e)}
+	return Proposal{Name: suggestName(e, f.Common)}
 }
 
 // Similarity scores an exchange against a concept: half the share of its
@@ -232,12 +236,70 @@ func dir(p string) string {
 
 // SuggestName names a new concept from the exchange's most frequent
 // non-generic path words, falling back to its keywords: "session-registry".
-func SuggestName(e *l2.Exchange) string {
+func SuggestName(e *l2.Exchange) string { return suggestName(e, nil) }
+
+// nameWords calls fn with each word that could name a concept for e and
+// its weight: the words of its files' paths (2 for the file and its
+// folder, 1 for the folders above) and of its summary (1).
+func nameWords(e *l2.Exchange, fn func(w string, weight int)) {
+	for _, f := range e.Files {
+		segs := strings.Split(strings.TrimSuffix(f, pathExt(f)), "/")
+		for i, seg := range segs {
+			// The file and its folder say what the work is about; the
+			// folders above it ("lib/spotter") say where the project
+			// keeps its code.
+			weight := 1
+			if i >= len(segs)-2 {
+				weight = 2
+			}
+			for _, w := range strings.FieldsFunc(seg, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+				if !genericName[strings.ToLower(w)] {
+					fn(w, weight)
+				}
+			}
+		}
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(e.Summary), func(r rune) bool {
+		return r == ' ' || r == '-' || r == '/' || r == '_' || r == '(' || r == ')'
+	}) {
+		if w = strings.Trim(w, ".,:;[]`'\"0123456789"); !genericName[w] {
+			fn(w, 1)
+		}
+	}
+}
+
+// CommonWords are the name words (stemmed) found in more than a quarter
+// of the exchanges, when there are enough of them to tell: in a project
+// called spotter whose code lives in lib/spotter, "spotter" names nothing.
+func CommonWords(exchanges []*l2.Exchange) map[string]bool {
+	if len(exchanges) < 8 {
+		return nil
+	}
+	df := map[string]int{}
+	for _, e := range exchanges {
+		seen := map[string]bool{}
+		nameWords(e, func(w string, _ int) {
+			if st := terms.Words(w); len(st) == 1 && !seen[st[0]] {
+				seen[st[0]] = true
+				df[st[0]]++
+			}
+		})
+	}
+	common := map[string]bool{}
+	for w, n := range df {
+		if n*4 > len(exchanges) {
+			common[w] = true
+		}
+	}
+	return common
+}
+
+func suggestName(e *l2.Exchange, common map[string]bool) string {
 	count := map[string]int{}
 	raw := map[string]string{}
 	note := func(w string, n int) {
 		st := terms.Words(w)
-		if len(st) != 1 || len(w) < 3 {
+		if len(st) != 1 || len(w) < 3 || common[st[0]] {
 			return
 		}
 		count[st[0]] += n
@@ -245,16 +307,7 @@ func SuggestName(e *l2.Exchange) string {
 			raw[st[0]] = strings.ToLower(w)
 		}
 	}
-	for _, f := range e.Files {
-		for seg := range strings.SplitSeq(strings.TrimSuffix(f, pathExt(f)), "/") {
-			for _, w := range strings.FieldsFunc(seg, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
-				note(w, 2)
-			}
-		}
-	}
-	for _, w := range strings.Fields(strings.ToLower(e.Summary)) {
-		note(strings.Trim(w, ".,:;()[]`'\""), 1)
-	}
+	nameWords(e, note)
 	type kv struct {
 		k string
 		n int
@@ -283,6 +336,25 @@ func SuggestName(e *l2.Exchange) string {
 	}
 	return strings.Join(parts, "-")
 }
+
+// genericName are words that never name a concept: folders every project
+// has, and the verbs and adverbs of how work is told ("always", "decide",
+// "before").
+var genericName = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`lib src app apps internal pkg cmd test tests spec specs web www
+		common main index mod init priv assets static public docs doc util utils helper helpers misc tmp
+		always never before after again also just only still then now when while each every some any all
+		add added adds fix fixed fixes make made makes run runs ran use used uses update updated change changed
+		remove removed create created decide decided check checked write wrote read show get set move moved
+		rename renamed implement implemented try tried start started need needs want wants count call called
+		see work worked do does did done note noted say said keep kept let lets give gives gave wrong right
+		new old good bad first last next more most other same
+		feat chore refactor perf style ci build wip`) {
+		m[w] = true
+	}
+	return m
+}()
 
 func pathExt(p string) string {
 	b := p[strings.LastIndexByte(p, '/')+1:]

@@ -2,9 +2,11 @@ package l3
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l2/terms"
 )
 
 func TestCreateRefusesNearDuplicates(t *testing.T) {
@@ -57,5 +59,28 @@ func TestSuggestNamePrefersTheFileWord(t *testing.T) {
 	e = &l2.Exchange{Summary: "Tighten upload validation", Files: []string{"upload/validate.go", "upload/validate_test.go"}}
 	if got := SuggestName(e); got != "upload-validate" {
 		t.Fatalf("got %q, want upload-validate", got)
+	}
+}
+
+// TestConceptNamesAreAboutTheWork: a concept is never named after a
+// folder every project has, a verb or adverb of how work is told, or a
+// word found in most of the project's exchanges (its own name).
+func TestConceptNamesAreAboutTheWork(t *testing.T) {
+	e := &l2.Exchange{Summary: "Noted: I will always run go vet before calling a change done.", Files: nil}
+	if got := SuggestName(e); genericName[got] || got == "before" || got == "always" {
+		t.Errorf("named %q after a word of how the work was told", got)
+	}
+	var all []*l2.Exchange
+	for _, f := range []string{"lib/spotter/transcripts/renderer.ex", "lib/spotter/hooks/registry.ex", "lib/spotter_web/live/session_live.ex",
+		"lib/spotter/otel/tracer.ex", "lib/spotter_web/live/dashboard_live.ex", "lib/spotter/review/annotation.ex",
+		"lib/spotter/sync/ingest.ex", "lib/spotter/terminal/channel.ex"} {
+		all = append(all, &l2.Exchange{Summary: "feat: work on spotter (spotter-a0y.1)", Files: []string{f}})
+	}
+	f := &File{Common: CommonWords(all)}
+	if !f.Common[terms.Words("spotter")[0]] {
+		t.Fatalf("the project's name, in every exchange, is not common: %v", f.Common)
+	}
+	if got := f.Propose(all[0]).Name; strings.Contains(got, "spotter") || strings.Contains(got, "lib") || !strings.Contains(got, "renderer") && !strings.Contains(got, "transcript") {
+		t.Errorf("lib/spotter/transcripts/renderer.ex proposed %q, want a name from transcripts/renderer", got)
 	}
 }
