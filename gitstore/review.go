@@ -261,9 +261,9 @@ func reviewTrees(r *repo.Repo, a, b plumbing.Hash, blob blobFunc) (*Review, erro
 		case d.rel == "concepts.json":
 			rv.Concepts = compareRecords(recordsOf(read(d.old))["concepts"], recordsOf(read(d.new))["concepts"])
 		case strings.HasPrefix(d.rel, "sessions/") && strings.HasSuffix(base, ".l2.json"):
-			o, n := recordsOf(read(d.old)), recordsOf(read(d.new))
-			rv.Exchanges = append(rv.Exchanges, compareRecords(o["exchanges"], n["exchanges"]).Added...)
-			rv.Facts = append(rv.Facts, compareRecords(o["facts"], n["facts"]).Added...)
+			x, f := addedL2(read(d.old), read(d.new))
+			rv.Exchanges = append(rv.Exchanges, x...)
+			rv.Facts = append(rv.Facts, f...)
 			if st == "added" {
 				sessions[strings.TrimSuffix(base, ".l2.json")] = true
 			}
@@ -318,6 +318,43 @@ func recordsOf(data []byte) map[string]map[string]record {
 		}
 	}
 	return out
+}
+
+// l2Records are the ids and title fields of an L2 file's records.
+type l2Records struct {
+	Exchanges, Facts []struct{ ID, Name, Text, Problem, Summary string }
+}
+
+// addedL2 are the exchanges and facts of L2 file b that a lacks, as
+// compareRecords(…).Added gives them. A review of an L2 file lists only
+// what was added, so its records are read for their ids and titles alone,
+// not encoded whole to compare: a Stop commits every turn, and the
+// session's L2 file grows with the session.
+func addedL2(a, b []byte) (exchanges, facts []Item) {
+	var old, cur l2Records
+	if json.Unmarshal(a, &old) != nil {
+		old = l2Records{} // unreadable: everything in b is new
+	}
+	if len(b) == 0 || json.Unmarshal(b, &cur) != nil {
+		return nil, nil
+	}
+	added := func(was, now []struct{ ID, Name, Text, Problem, Summary string }) []Item {
+		had := make(map[string]bool, len(was))
+		for _, r := range was {
+			had[r.ID] = true
+		}
+		var out []Item
+		for _, r := range now {
+			if r.ID == "" || had[r.ID] {
+				continue
+			}
+			had[r.ID] = true
+			out = append(out, Item{r.ID, titleOf(map[string]any{"name": r.Name, "text": r.Text, "problem": r.Problem, "summary": r.Summary}, r.ID)})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+		return out
+	}
+	return added(old.Exchanges, cur.Exchanges), added(old.Facts, cur.Facts)
 }
 
 func titleOf(rec map[string]any, id string) string {

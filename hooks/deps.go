@@ -21,8 +21,12 @@ type Memory interface {
 	// Micro folds a session's new L1 lines into L2 deterministically
 	// (subconscious extraction, convergence) and returns what changed.
 	Micro(l memdir.Layout, sessionID string) (Change, error)
-	// Pending says what the agent still has to do for the session.
+	// Pending says which layers are not complete for the session.
 	Pending(l memdir.Layout, sessionID string) (Pending, error)
+	// Track notes the memory's state before a Stop writes it; the function
+	// it returns brings the recall index up to date with what was written
+	// since.
+	Track(l memdir.Layout, sessionID string) (done func())
 	// Settle runs the deterministic steps the agent is never asked for:
 	// concepts for the session's records, L4 reflection and memory.md.
 	Settle(l memdir.Layout, sessionID string) (Change, error)
@@ -64,8 +68,8 @@ type Change struct {
 	Changed bool
 }
 
-// Pending is the enforcement check of the Stop hook, decided from the files
-// on disk.
+// Pending is the Stop hook's check of the layers, decided from the files
+// on disk: what Settle still has to do.
 type Pending struct {
 	Layers []LayerStatus
 }
@@ -139,6 +143,7 @@ func (noMemory) Micro(memdir.Layout, string) (Change, error)        { return Cha
 func (noMemory) Pending(memdir.Layout, string) (Pending, error)     { return Pending{}, nil }
 func (noMemory) Consolidate(memdir.Layout, string) (Change, error)  { return Change{}, nil }
 func (noMemory) Settle(memdir.Layout, string) (Change, error)       { return Change{}, nil }
+func (noMemory) Track(memdir.Layout, string) func()                 { return func() {} }
 func (noMemory) Ask(memdir.Layout, string, int) (*RecordAsk, error) { return nil, nil }
 func (noMemory) RecordPrompt(memdir.Layout, string, string) ([]string, error) {
 	return nil, nil

@@ -518,7 +518,7 @@ func TestRecordRequestRunsAsPrinted(t *testing.T) {
 	}
 	exe, _ = filepath.EvalSymlinks(exe)
 	t.Setenv("PATH", t.TempDir())
-	if r := recordRequest(*worthAsk("k")); !strings.Contains(r, "\n"+shellquote.Quote(exe)+" l2 add <<") {
+	if r := RecordRequest(*worthAsk("k")); !strings.Contains(r, "\n"+shellquote.Quote(exe)+" l2 add <<") {
 		t.Errorf("memkeep not on PATH, the command must use the binary's path:\n%s", r)
 	}
 	bin := t.TempDir()
@@ -526,7 +526,7 @@ func TestRecordRequestRunsAsPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)
-	if r := recordRequest(*worthAsk("k")); !strings.Contains(r, "\nmemkeep l2 add <<") {
+	if r := RecordRequest(*worthAsk("k")); !strings.Contains(r, "\nmemkeep l2 add <<") {
 		t.Errorf("memkeep on PATH is this binary, the command must say memkeep:\n%s", r)
 	}
 }
@@ -540,7 +540,7 @@ func TestRecordRequestStaysShort(t *testing.T) {
 		a.Files = append(a.Files, fmt.Sprintf("internal/some/deeply/nested/package%02d/file_with_a_long_name.go", i))
 		a.Commands = append(a.Commands, strings.Repeat(fmt.Sprintf("go test ./pkg%d/... -run 'TestX' && ", i), 5))
 	}
-	r := recordRequest(*a)
+	r := RecordRequest(*a)
 	if len(r) > 1500 {
 		t.Errorf("request is %d characters, over 1500:\n%s", len(r), r)
 	}

@@ -20,16 +20,10 @@ type sessionState struct {
 	// BlockTurn and Blocks count the Stop blocks of the current turn.
 	BlockTurn int `json:"block_turn"`
 	Blocks    int `json:"blocks"`
-	// LastBlock fingerprints what the last block asked for: when Claude
-	// Code stops again with stop_hook_active and the same things are
-	// missing, the block was not acted on and memkeep lets the turn end.
-	LastBlock string `json:"last_block,omitempty"`
-	// Asked are the exchanges (RecordAsk.Key) the agent was asked to
-	// record: never twice the same.
+	// Asked are the exchanges (RecordAsk.Key) Stop has asked the agent
+	// about, or reminded the user of, or let go with the block budget
+	// spent: never one twice.
 	Asked []string `json:"asked,omitempty"`
-	// Reminded is an exchange the user is to be reminded of (stop.enforce
-	// remind) in this Stop's message.
-	Reminded string `json:"-"`
 	// Tools and Edits are the tool counters at the last completed
 	// consolidation: the new material since is measured against them.
 	Tools int `json:"tools"`

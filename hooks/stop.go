@@ -53,6 +53,9 @@ func stop(e *Env) (Output, error) {
 			Summary: firstLine(e.In.LastAssistantMessage), Content: e.In.LastAssistantMessage,
 		}))
 	}
+	// One recall index update for all this Stop writes (extraction, then
+	// concepts, reflection and memory.md), whichever way it returns.
+	defer e.Deps.Memory.Track(e.Layout, sid)()
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
 	p, err := e.Deps.Memory.Pending(e.Layout, sid)
@@ -75,11 +78,12 @@ func stop(e *Env) (Output, error) {
 
 	st := loadState(e.Layout, sid)
 	if st.BlockTurn != st.Turn {
-		st.BlockTurn, st.Blocks, st.LastBlock = st.Turn, 0, ""
+		st.BlockTurn, st.Blocks = st.Turn, 0
 	}
 	tools, edits := readCounters(e.Layout, sid)
 	cfg := e.Config.Stop
 
+	remind := false
 	if cfg.Enforce != "off" {
 		ask, err := e.Deps.Memory.Ask(e.Layout, sid, cfg.MinEdits)
 		errs = append(errs, err)
@@ -89,11 +93,10 @@ func stop(e *Env) (Output, error) {
 				// Asked once per exchange: the next Stop commits what
 				// there is, with the agent's record or without it.
 				st.Blocks++
-				st.LastBlock = ask.Key
 				errs = append(errs, saveState(e.Layout, sid, st))
-				return askAgent(client, recordRequest(*ask)), errors.Join(errs...)
+				return askAgent(client, RecordRequest(*ask)), errors.Join(errs...)
 			}
-			st.Reminded = ask.Key
+			remind = cfg.Enforce == "remind"
 		}
 	}
 
@@ -108,9 +111,8 @@ func stop(e *Env) (Output, error) {
 	} else if edits-st.Edits >= cfg.MinEdits || tools-st.Tools >= cfg.MinToolUses {
 		out.SystemMessage = pendingMessage(p)
 	}
-	if st.Reminded != "" && cfg.Enforce == "remind" {
+	if remind {
 		out.SystemMessage = strings.TrimSpace(out.SystemMessage + "\nmemkeep: this turn is worth a record of its own; `" + selfProgram() + " status` shows the command")
-		st.Reminded = ""
 	}
 	errs = append(errs, saveState(e.Layout, sid, st))
 	return out, errors.Join(errs...)

@@ -11,7 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -20,6 +23,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/internal/shellquote"
+	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -336,7 +340,7 @@ func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string
 		for _, line := range strings.Split(strings.TrimSpace(ask), "\n") {
 			fmt.Fprintf(s.out, "   | %s\n", line)
 		}
-		rec, err := fixtures.AnswerRecord(ask, st.Record)
+		rec, err := answerRecord(ask, st.Record)
 		if err != nil {
 			return err
 		}
@@ -352,6 +356,57 @@ func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string
 		out = fireHook("Stop", sid, transcript, root, next)
 	}
 	return nil
+}
+
+// recordHeredoc finds the record in a Stop request: the JSON between
+// `l2 add <<'MEMKEEP_RECORD'` and the closing MEMKEEP_RECORD line.
+// Compiled on first use: package-level patterns are compiled at every
+// start of the binary, hooks included.
+var recordHeredoc = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)l2 add <<'MEMKEEP_RECORD'\n(.*?)\nMEMKEEP_RECORD`)
+})
+
+// answerRecord plays the agent answering the Stop hook's request for its
+// record: every field that still holds a <…> placeholder gets the answer
+// of the same name ("" or [] when answers has none), the fields memkeep
+// prefilled are kept. It returns the record as JSON, ready for the
+// standard input of `memkeep l2 add`.
+func answerRecord(request string, answers map[string]any) ([]byte, error) {
+	m := recordHeredoc().FindStringSubmatch(request)
+	if m == nil {
+		return nil, errors.New("the request holds no `l2 add <<'MEMKEEP_RECORD'` record")
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(m[1]), &rec); err != nil {
+		return nil, err
+	}
+	for k, v := range rec {
+		if !holdsPlaceholder(v) {
+			continue
+		}
+		_, list := v.([]any)
+		switch a, ok := answers[k]; {
+		case ok:
+			rec[k] = a
+		case list:
+			rec[k] = []string{}
+		default:
+			rec[k] = ""
+		}
+	}
+	return json.MarshalIndent(rec, "", "  ")
+}
+
+// holdsPlaceholder reports whether a record's value is, or lists, a
+// placeholder.
+func holdsPlaceholder(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return l2.IsPlaceholder(x)
+	case []any:
+		return slices.ContainsFunc(x, holdsPlaceholder)
+	}
+	return false
 }
 
 // selfCommand is the path that runs this memkeep: the executable itself,

@@ -65,10 +65,14 @@ func runStatus(_ context.Context, o statusOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	request := ""
+	if ask != nil {
+		request = hooks.RecordRequest(hooks.RecordAsk(*ask))
+	}
 	if o.JSON {
 		out := map[string]any{"session_id": st.SessionID, "base": st.Base, "done": st.Done(), "layers": st.Layers}
 		if ask != nil {
-			out["ask"] = map[string]any{"exchange": ask.Exchange, "l1_range": ask.L1Range, "why": ask.Why, "request": hooks.RecordRequest(hooks.RecordAsk(*ask))}
+			out["ask"] = map[string]any{"exchange": ask.Exchange, "l1_range": ask.L1Range, "why": ask.Why, "request": request}
 		}
 		return writeJSON(s.out, out)
 	}
@@ -85,8 +89,8 @@ func runStatus(_ context.Context, o statusOptions, s *streams) error {
 			fmt.Fprintf(s.out, "    %s\n", c)
 		}
 	}
-	if ask != nil {
-		fmt.Fprintf(s.out, "\nWhat Stop asks the agent for:\n%s\n", hooks.RecordRequest(hooks.RecordAsk(*ask)))
+	if request != "" {
+		fmt.Fprintf(s.out, "\nWhat Stop asks the agent for:\n%s\n", request)
 	}
 	return nil
 }

@@ -41,10 +41,13 @@ const hookLockWait = 500 * time.Millisecond
 type memoryAdapter struct{}
 
 func (memoryAdapter) Micro(l memdir.Layout, sid string) (hooks.Change, error) {
-	before := recall.DirState(l)
 	sum, err := consolidate.Micro(l, sid, consolidate.Options{LockWait: hookLockWait})
-	updateRecall(l, recall.UpdateOptions{Session: sid, Before: before})
 	return change(sum), err
+}
+
+func (memoryAdapter) Track(l memdir.Layout, sid string) func() {
+	before := recall.DirState(l)
+	return func() { updateRecall(l, recall.UpdateOptions{Session: sid, Before: before}) }
 }
 
 func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, error) {
@@ -53,11 +56,7 @@ func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, err
 }
 
 func (memoryAdapter) Settle(l memdir.Layout, sid string) (hooks.Change, error) {
-	before := recall.DirState(l)
 	sum, err := consolidate.Settle(l, sid, consolidate.Options{LockWait: hookLockWait})
-	if sum.Changed() {
-		updateRecall(l, recall.UpdateOptions{Session: sid, Before: before})
-	}
 	return change(sum), err
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/memkeep/memkeep/layers/l2"
-	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -30,11 +29,11 @@ type RecordAsk struct {
 	Why string
 }
 
-// Worth says why an exchange is worth the agent's own record, or "" when
+// worth says why an exchange is worth the agent's own record, or "" when
 // it is not: edits, a failure followed by a fix, a rule the user stated,
 // a correction, a decision. minEdits is the least number of changed files
 // that counts on its own (the stop.min_edits setting).
-func Worth(e *l2.Exchange, minEdits int) string {
+func worth(e *l2.Exchange, minEdits int) string {
 	var why []string
 	if minEdits < 1 {
 		minEdits = 1
@@ -58,7 +57,7 @@ func Worth(e *l2.Exchange, minEdits int) string {
 }
 
 // AskFor finds the exchange the Stop hook should ask the agent about: the
-// session's newest exchange, when it is worth a record (Worth) and no
+// session's newest exchange, when it is worth a record (worth) and no
 // conscious record covers it yet. It returns nil when there is none.
 func AskFor(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error) {
 	base, err := l2.BaseFor(l, sessionID)
@@ -84,7 +83,7 @@ func AskFor(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
 	if last == nil || recorded(s, last) {
 		return nil, nil
 	}
-	why := Worth(last, minEdits)
+	why := worth(last, minEdits)
 	if why == "" {
 		return nil, nil
 	}
@@ -116,21 +115,4 @@ func recorded(s *l2.File, e *l2.Exchange) bool {
 		}
 	}
 	return false
-}
-
-// Settle is the Stop hook's deterministic completion of the memory after
-// extraction, everything the agent is never asked for: the session's
-// records without a concept get the proposed one (a new concept when none
-// is close), reflection runs, memory.md is rendered.
-func Settle(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
-	return locked(l, opts.LockWait, func(m *Memory) (Summary, error) {
-		var sum Summary
-		scope := []*l2.File{}
-		if base, err := l2.BaseFor(l, sessionID); err == nil {
-			scope = append(scope, m.Session(base))
-		}
-		m.assign(scope, true, &sum)
-		sum.Reflection = l4.Reflect(m.Facts, m.Sessions, m.Concepts)
-		return sum, m.finish(&sum)
-	})
 }

@@ -3,14 +3,12 @@ package consolidate
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -143,20 +141,20 @@ func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time)
 			return err == nil
 		}
 		s := m.Session(base)
-		if in.Exchange != "" {
-			if e := s.Find(in.Exchange); e == nil || e.Source != l2.Subconscious {
-				return &l2.ValidationError{Problems: []l2.FieldError{{Field: "exchange", Problem: fmt.Sprintf("%q is not memkeep's record of an exchange of this session: leave the id the request gave, or remove the field", in.Exchange)}}, Example: l2.ExampleRecord}
-			}
-		}
-		touched := touchedFiles(recs)
-		rec, err := in.Split(func(f string) bool { return touched[f] }, slices.Sorted(maps.Keys(touched)))
+		rec, err := in.Split(recs)
 		if err != nil {
 			return err
 		}
-		if e := s.Find(in.Exchange); e != nil && rec.Exchange.Type == "" {
-			// The agent's record is of the exchange memkeep typed: an
-			// iteration, a correction, a failure and its fix.
-			rec.Exchange.Type = e.Type
+		if in.Exchange != "" {
+			own := s.Find(in.Exchange)
+			if own == nil || own.Source != l2.Subconscious {
+				return &l2.ValidationError{Problems: []l2.FieldError{{Field: "exchange", Problem: fmt.Sprintf("%q is not memkeep's record of an exchange of this session: leave the id the request gave, or remove the field", in.Exchange)}}, Example: l2.ExampleRecord}
+			}
+			if rec.Exchange.Type == "" {
+				// The agent's record is of the exchange memkeep typed: an
+				// iteration, a correction, a failure and its fix.
+				rec.Exchange.Type = own.Type
+			}
 		}
 		for _, x := range append([]l2.Input{rec.Exchange}, rec.Facts...) {
 			if err := x.Verify(recs, onDisk); err != nil {
@@ -189,17 +187,6 @@ func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time)
 		return nil
 	})
 	return res, err
-}
-
-// touchedFiles are the files the session's L1 read or changed.
-func touchedFiles(recs []l1.Record) map[string]bool {
-	seen := map[string]bool{}
-	for _, r := range recs {
-		if r.File != "" {
-			seen[r.File] = true
-		}
-	}
-	return seen
 }
 
 // assignNamed puts the records ids of session s into the concept the

@@ -327,13 +327,6 @@ func (sum *Summary) add(r l2.UpdateResult) {
 // proposed existing concept when it is confident, and with create a new
 // concept named by the proposal (or the existing one its name is close to).
 func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
-	var all []*l2.Exchange
-	for _, s := range m.Sessions {
-		for i := range s.Exchanges {
-			all = append(all, &s.Exchanges[i])
-		}
-	}
-	m.Concepts.Common = l3.CommonWords(all)
 	for _, s := range scope {
 		for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
 			for i := range l {
@@ -341,6 +334,7 @@ func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
 				if e.Concept != "" && m.Concepts.Get(e.Concept) != nil {
 					continue
 				}
+				m.commonWords()
 				p := m.Concepts.Propose(e)
 				id := ""
 				switch {
@@ -373,6 +367,25 @@ func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
 	m.Concepts.Refresh(byID)
 }
 
+// commonWords gives the concepts the words too common in the project's
+// exchanges to name a new concept by (l3.CommonWords), once: it reads
+// every exchange, so it waits until a record needs a concept.
+func (m *Memory) commonWords() {
+	if m.Concepts.Common != nil {
+		return
+	}
+	var all []*l2.Exchange
+	for _, s := range m.Sessions {
+		for i := range s.Exchanges {
+			all = append(all, &s.Exchanges[i])
+		}
+	}
+	m.Concepts.Common = l3.CommonWords(all)
+	if m.Concepts.Common == nil {
+		m.Concepts.Common = map[string]bool{} // too few to tell: none
+	}
+}
+
 // finish saves the layers, renders memory.md and records that reflection
 // is current.
 func (m *Memory) finish(sum *Summary) error {
@@ -398,6 +411,23 @@ func (m *Memory) finish(sum *Summary) error {
 func Reflect(l memdir.Layout) (Summary, error) {
 	return locked(l, 0, func(m *Memory) (Summary, error) {
 		sum := Summary{Reflection: l4.Reflect(m.Facts, m.Sessions, m.Concepts)}
+		return sum, m.finish(&sum)
+	})
+}
+
+// Settle is the Stop hook's deterministic completion of the memory after
+// extraction, everything the agent is never asked for: the session's
+// records without a concept get the proposed one (a new concept when none
+// is close), reflection runs, memory.md is rendered.
+func Settle(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
+	return locked(l, opts.LockWait, func(m *Memory) (Summary, error) {
+		var sum Summary
+		scope := []*l2.File{}
+		if base, err := l2.BaseFor(l, sessionID); err == nil {
+			scope = append(scope, m.Session(base))
+		}
+		m.assign(scope, true, &sum)
+		sum.Reflection = l4.Reflect(m.Facts, m.Sessions, m.Concepts)
 		return sum, m.finish(&sum)
 	})
 }

@@ -166,12 +166,7 @@ func (in *Input) Verify(recs []l1.Record, exists func(string) bool) error {
 	if r := in.L1Range; r != [2]int{} && r[1] > len(recs) {
 		probs = append(probs, FieldError{"l1_range", fmt.Sprintf("[%d, %d] ends after the session's L1, which has %d lines", r[0], r[1], len(recs))})
 	}
-	seen := map[string]bool{}
-	for _, r := range recs {
-		if r.File != "" {
-			seen[r.File] = true
-		}
-	}
+	seen := touchedFiles(recs)
 	known := func(f string) bool {
 		if seen[f] {
 			return true
@@ -199,6 +194,17 @@ func (in *Input) Verify(recs []l1.Record, exists func(string) bool) error {
 		return nil
 	}
 	return &ValidationError{Problems: probs, Example: in.example()}
+}
+
+// touchedFiles are the files the session's L1 read or changed.
+func touchedFiles(recs []l1.Record) map[string]bool {
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if r.File != "" {
+			seen[r.File] = true
+		}
+	}
+	return seen
 }
 
 func sample(seen map[string]bool) string {

@@ -177,52 +177,68 @@ func link(c, s *Exchange) {
 	s.SetTTL()
 }
 
+// Speakers maps each subconscious exchange of es that a conscious record
+// of es links to the conscious record: the agent's record that speaks for
+// memkeep's record of the same exchange.
+func Speakers(es []Exchange) map[string]*Exchange {
+	var byID map[string]*Exchange
+	out := map[string]*Exchange{}
+	for i := range es {
+		c := &es[i]
+		if c.Source != Conscious || len(c.Links) == 0 {
+			continue
+		}
+		if byID == nil {
+			byID = make(map[string]*Exchange, len(es))
+			for j := range es {
+				byID[es[j].ID] = &es[j]
+			}
+		}
+		for _, x := range c.Links {
+			if s := byID[x]; s != nil && s.Source == Subconscious {
+				out[x] = c
+			}
+		}
+	}
+	return out
+}
+
 // Voiced is what a reader is shown of a session's exchanges when both
 // paths recorded the same one: the agent's record speaks, with the files,
 // commands, problem and fix of memkeep's record it links when it names
 // none itself, and memkeep's record is left out. Records without a
 // counterpart are kept as they are, in their order.
 func Voiced(es []Exchange) []Exchange {
-	byID := map[string]*Exchange{}
-	spoken := map[string]bool{}
-	for i := range es {
-		byID[es[i].ID] = &es[i]
-	}
-	for _, e := range es {
-		if e.Source != Conscious {
-			continue
-		}
-		for _, x := range e.Links {
-			if s := byID[x]; s != nil && s.Source == Subconscious {
-				spoken[x] = true
-			}
-		}
-	}
-	if len(spoken) == 0 {
+	speakers := Speakers(es)
+	if len(speakers) == 0 {
 		return es
+	}
+	spoken := map[string]*Exchange{} // memkeep's records an agent's speaks for
+	for i := range es {
+		if speakers[es[i].ID] != nil {
+			spoken[es[i].ID] = &es[i]
+		}
 	}
 	out := make([]Exchange, 0, len(es)-len(spoken))
 	for _, e := range es {
-		if spoken[e.ID] {
+		if spoken[e.ID] != nil {
 			continue
 		}
-		if e.Source == Conscious {
-			for _, x := range e.Links {
-				s := byID[x]
-				if s == nil || !spoken[x] {
-					continue
-				}
-				if len(e.Files) == 0 {
-					e.Files = s.Files
-				}
-				if len(e.Commands) == 0 {
-					e.Commands = s.Commands
-				}
-				if e.Problem == "" {
-					e.Problem, e.Fix = s.Problem, s.Fix
-				}
-				e.Significance = max(e.Significance, s.Significance)
+		for _, x := range e.Links {
+			s := spoken[x]
+			if s == nil || e.Source != Conscious {
+				continue
 			}
+			if len(e.Files) == 0 {
+				e.Files = s.Files
+			}
+			if len(e.Commands) == 0 {
+				e.Commands = s.Commands
+			}
+			if e.Problem == "" {
+				e.Problem, e.Fix = s.Problem, s.Fix
+			}
+			e.Significance = max(e.Significance, s.Significance)
 		}
 		out = append(out, e)
 	}

@@ -365,7 +365,7 @@ func editsBetween(recs []l1.Record, from, to int) bool {
 func problemText(r l1.Record) string {
 	what := r.Tool
 	if r.Tool == "Bash" {
-		what = "`" + truncate(commandLine(r.Cmd), 80) + "`"
+		what = "`" + Truncate(commandLine(r.Cmd), 80) + "`"
 	} else if r.File != "" {
 		what = r.Tool + " " + r.File
 	}
@@ -374,12 +374,12 @@ func problemText(r l1.Record) string {
 		if msg == "" {
 			return fmt.Sprintf("%s exited %d", what, *r.Exit)
 		}
-		return fmt.Sprintf("%s exited %d: %s", what, *r.Exit, truncate(msg, 120))
+		return fmt.Sprintf("%s exited %d: %s", what, *r.Exit, Truncate(msg, 120))
 	}
 	if msg == "" {
 		return what + " failed"
 	}
-	return what + " failed: " + truncate(msg, 120)
+	return what + " failed: " + Truncate(msg, 120)
 }
 
 func fixText[T any](steps []T, rec func(T) l1.Record) string {
@@ -404,7 +404,7 @@ func fixText[T any](steps []T, rec func(T) l1.Record) string {
 		if b.Len() > 0 {
 			b.WriteString(", then ")
 		}
-		b.WriteString("`" + truncate(last, 80) + "` passed")
+		b.WriteString("`" + Truncate(last, 80) + "` passed")
 	}
 	return b.String()
 }
@@ -481,7 +481,7 @@ func commandLine(c string) string {
 	if i := strings.IndexByte(c, '\n'); i >= 0 {
 		c = strings.TrimSpace(c[:i])
 	}
-	return truncate(c, 160)
+	return Truncate(c, 160)
 }
 
 // commitSubject extracts the subject line of a git commit command's
@@ -491,7 +491,7 @@ func commitSubject(cmd string) string {
 	if m = strings.TrimSpace(m); m == "" {
 		return ""
 	}
-	return truncate(m, maxSummary)
+	return Truncate(m, maxSummary)
 }
 
 func diffCounts(d string) (add, rem int) {
@@ -509,18 +509,18 @@ func summaryOf(ev evidence, sp span, typ string) string {
 		// cart.Total skipped the first price …"), says more than the
 		// request's first words, which Details keeps.
 		if out := outcomeOf(ev.workTexts); out != "" {
-			return truncate(out, maxSummary)
+			return Truncate(out, maxSummary)
 		}
 	}
 	switch {
 	case ev.notification != "":
-		return truncate("Background task: "+ev.notification, maxSummary)
+		return Truncate("Background task: "+ev.notification, maxSummary)
 	case ev.prompt != "" && sp.first:
-		return truncate(firstSentence(ev.prompt), maxSummary)
+		return Truncate(firstSentence(ev.prompt), maxSummary)
 	case ev.firstText != "" && !planLike(firstSentence(ev.firstText)):
-		return truncate(ev.firstText, maxSummary)
+		return Truncate(ev.firstText, maxSummary)
 	case ev.prompt != "":
-		return truncate(firstSentence(ev.prompt), maxSummary)
+		return Truncate(firstSentence(ev.prompt), maxSummary)
 	}
 	return "Session activity"
 }
@@ -572,7 +572,7 @@ func keywordsOf(ev evidence) []string {
 func detailsOf(ev evidence, sc scored) string {
 	var parts []string
 	if ev.prompt != "" {
-		parts = append(parts, "Asked: "+truncate(ev.prompt, 200))
+		parts = append(parts, "Asked: "+Truncate(ev.prompt, 200))
 	}
 	if len(ev.edited) > 0 {
 		parts = append(parts, fmt.Sprintf("Changed %d file(s), +%d -%d lines.", len(ev.edited), ev.added, ev.rem))
@@ -583,10 +583,10 @@ func detailsOf(ev evidence, sc scored) string {
 		parts = append(parts, "Left failing.")
 	}
 	if ev.decision != "" {
-		parts = append(parts, "Decision: "+truncate(ev.decision, 200))
+		parts = append(parts, "Decision: "+Truncate(ev.decision, 200))
 	}
 	if ev.insight != "" && ev.insight != ev.decision {
-		parts = append(parts, "Insight: "+truncate(ev.insight, 200))
+		parts = append(parts, "Insight: "+Truncate(ev.insight, 200))
 	}
 	parts = append(parts, sc.explain())
 	return strings.Join(parts, " ")
@@ -711,8 +711,8 @@ func findSentence(text string, phrases *phraseSet) string {
 	return strings.TrimSpace(strings.Trim(text[start:end], "*#>- "))
 }
 
-// truncate cuts s to at most n bytes at a rune boundary, marking the cut.
-func truncate(s string, n int) string {
+// Truncate cuts s to at most n bytes at a rune boundary, marking the cut.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -95,7 +95,7 @@ func TestMatchersAgreeOnRealTranscripts(t *testing.T) {
 		compared++
 		if d := disagreement(s); d != "" {
 			if failed++; failed <= 10 {
-				t.Errorf("on %q:\n%s", truncate(s, 300), d)
+				t.Errorf("on %q:\n%s", Truncate(s, 300), d)
 			}
 		}
 	}

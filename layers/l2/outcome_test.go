@@ -1,6 +1,42 @@
 package l2
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/l1"
+)
+
+// TestSummaryIsTheOutcome: an exchange that did work is summarised by
+// what the assistant said it did, not by the request, nor by what it said
+// after memkeep's own bookkeeping, which is not the user's work.
+func TestSummaryIsTheOutcome(t *testing.T) {
+	exit0 := 0
+	recs := []l1.Record{
+		{TS: "2026-03-01T10:00:00Z", Kind: l1.KindPrompt, Text: "The cart total is wrong for two items; please fix cart.Total."},
+		{TS: "2026-03-01T10:00:01Z", Kind: l1.KindText, Text: "Let me read the cart package."},
+		{TS: "2026-03-01T10:00:02Z", Kind: l1.KindTool, Tool: "Edit", File: "cart/cart.go", Diff: "+1 -1 for i := 0; i < len(p); i++ {"},
+		{TS: "2026-03-01T10:00:03Z", Kind: l1.KindTool, Tool: "Bash", Cmd: "go test ./cart/", Exit: &exit0},
+		{TS: "2026-03-01T10:00:04Z", Kind: l1.KindText, Text: "Fixed: cart.Total skipped the first price because its loop started at 1. The test passes."},
+		{TS: "2026-03-01T10:00:05Z", Kind: l1.KindTool, Tool: "Bash", Cmd: "memkeep l3 assign x-00000001 --new cart", Exit: &exit0},
+		{TS: "2026-03-01T10:00:06Z", Kind: l1.KindText, Text: "Project memory updated."},
+	}
+	xs := Extract(recs, "2026-03-01_1000_abcd1234")
+	if len(xs) != 1 {
+		t.Fatalf("%d exchanges", len(xs))
+	}
+	x := xs[0]
+	if !strings.HasPrefix(x.Summary, "Fixed: cart.Total skipped the first price") {
+		t.Errorf("summary %q, want the outcome", x.Summary)
+	}
+	if !strings.Contains(x.Details, "The cart total is wrong") {
+		t.Errorf("details %q lack the request", x.Details)
+	}
+	if slices.ContainsFunc(x.Commands, func(c string) bool { return strings.Contains(c, "memkeep") }) {
+		t.Errorf("memkeep's own command recorded as work: %q", x.Commands)
+	}
+}
 
 // TestOutcomeIsAStatement: an exchange's outcome is the assistant's last
 // text that states something. A plan, a progress note or a question is

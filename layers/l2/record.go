@@ -2,8 +2,12 @@ package l2
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/memkeep/memkeep/layers/l1"
 )
 
 // The agent's record of an exchange is what the Stop hook asks for: an
@@ -16,15 +20,22 @@ import (
 // agent to write. A record that still holds one of them, or a field that
 // is nothing but a <…>, is refused with the field named.
 var Placeholders = struct {
-	Summary, Why, Decision, Learned, Keywords, Concept string
+	Summary, Why, Decision, Learned, Keywords string
 }{
 	Summary:  "<one line in your own words: what was done and its outcome>",
 	Why:      "<the cause, or why it was needed>",
 	Decision: "<a decision taken and its reason, or empty>",
 	Learned:  "<a fact a later session needs, naming its file>",
 	Keywords: "<words someone would search for, yours and others'>",
-	Concept:  "<the concept: %s>",
 }
+
+// conceptPlaceholder opens the concept's placeholder, which names
+// memkeep's proposal.
+const conceptPlaceholder = "<the concept: "
+
+// ConceptPlaceholder is the concept's placeholder naming memkeep's
+// proposal ("cart as memkeep proposes, or a better name").
+func ConceptPlaceholder(proposal string) string { return conceptPlaceholder + proposal + ">" }
 
 // IsPlaceholder reports whether s is, or still holds, a placeholder of the
 // Stop hook's request.
@@ -33,7 +44,7 @@ func IsPlaceholder(s string) bool {
 	if strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
 		return true
 	}
-	for _, p := range []string{Placeholders.Summary, Placeholders.Why, Placeholders.Decision, Placeholders.Learned, Placeholders.Keywords, "<the concept: "} {
+	for _, p := range []string{Placeholders.Summary, Placeholders.Why, Placeholders.Decision, Placeholders.Learned, Placeholders.Keywords, conceptPlaceholder} {
 		if strings.Contains(s, strings.TrimSuffix(p, ">")) {
 			return true
 		}
@@ -75,12 +86,14 @@ type Record struct {
 }
 
 // Split turns an agent's record into the conscious exchange and its
-// facts. Each learned fact is tied to a file the session read or changed
-// that it names (by path or by file name), else to the first file of the
-// exchange; touched answers whether the session read or changed a file.
-// A fact that names no such file and has no exchange file to fall back on
-// is refused: a fact must say where it holds.
-func (in Input) Split(touched func(string) bool, known []string) (Record, error) {
+// facts. Each learned fact is tied to a file the session's L1 (recs) read
+// or changed that it names (by path or by file name), else to the first
+// such file of the exchange. A fact that names no such file and has no
+// exchange file to fall back on is refused: a fact must say where it
+// holds.
+func (in Input) Split(recs []l1.Record) (Record, error) {
+	touched := touchedFiles(recs)
+	known := slices.Sorted(maps.Keys(touched))
 	ex := in
 	ex.Learned, ex.Why, ex.Decision = nil, "", ""
 	var details []string
@@ -105,7 +118,7 @@ func (in Input) Split(touched func(string) bool, known []string) (Record, error)
 		file := namedFile(text, known)
 		if file == "" {
 			for _, f := range in.Files {
-				if touched(f) {
+				if touched[f] {
 					file = f
 					break
 				}

@@ -157,7 +157,7 @@ func RuleStatements(text string) []string {
 		if len(r) > maxRule {
 			// A pasted configuration is no rule to repeat at every start;
 			// its head says what it is about.
-			out = append(out, upperFirst(truncate(r, maxRule)))
+			out = append(out, upperFirst(Truncate(r, maxRule)))
 		} else {
 			out = append(out, upperFirst(r)+".")
 		}

@@ -190,7 +190,7 @@ func (f *File) Propose(e *l2.Exchange) Proposal {
 		best.Score = float64(int(best.Score*100+0.5)) / 100
 		return best
 	}
-	return Proposal{Name: suggestName(e, f.Common)}
+	return Proposal{Name: SuggestName(e, f.Common)}
 }
 
 // Similarity scores an exchange against a concept: half the share of its
@@ -233,10 +233,6 @@ func dir(p string) string {
 	}
 	return "."
 }
-
-// SuggestName names a new concept from the exchange's most frequent
-// non-generic path words, falling back to its keywords: "session-registry".
-func SuggestName(e *l2.Exchange) string { return suggestName(e, nil) }
 
 // nameWords calls fn with each word that could name a concept for e and
 // its weight: the words of its files' paths (2 for the file and its
@@ -294,7 +290,10 @@ func CommonWords(exchanges []*l2.Exchange) map[string]bool {
 	return common
 }
 
-func suggestName(e *l2.Exchange, common map[string]bool) string {
+// SuggestName names a new concept from the exchange's most frequent
+// words that could name one (nameWords), leaving out the project's common
+// words (CommonWords; nil: none): "session-registry".
+func SuggestName(e *l2.Exchange, common map[string]bool) string {
 	count := map[string]int{}
 	raw := map[string]string{}
 	note := func(w string, n int) {

@@ -53,11 +53,11 @@ func TestProposeAndAssign(t *testing.T) {
 
 func TestSuggestNamePrefersTheFileWord(t *testing.T) {
 	e := &l2.Exchange{Summary: "The cart total is wrong for two items: 100 + 250 gives 250.", Files: []string{"cart/cart.go"}}
-	if got := SuggestName(e); got != "cart" {
+	if got := SuggestName(e, nil); got != "cart" {
 		t.Fatalf("got %q, want cart (a passing summary word is no part of a concept name)", got)
 	}
 	e = &l2.Exchange{Summary: "Tighten upload validation", Files: []string{"upload/validate.go", "upload/validate_test.go"}}
-	if got := SuggestName(e); got != "upload-validate" {
+	if got := SuggestName(e, nil); got != "upload-validate" {
 		t.Fatalf("got %q, want upload-validate", got)
 	}
 }
@@ -67,7 +67,7 @@ func TestSuggestNamePrefersTheFileWord(t *testing.T) {
 // word found in most of the project's exchanges (its own name).
 func TestConceptNamesAreAboutTheWork(t *testing.T) {
 	e := &l2.Exchange{Summary: "Noted: I will always run go vet before calling a change done.", Files: nil}
-	if got := SuggestName(e); genericName[got] || got == "before" || got == "always" {
+	if got := SuggestName(e, nil); genericName[got] || got == "before" || got == "always" {
 		t.Errorf("named %q after a word of how the work was told", got)
 	}
 	var all []*l2.Exchange

@@ -176,20 +176,13 @@ func (b *segmentBuilder) addSession(name, stamp string, f *l2.File) {
 	// memkeep's record of an exchange the agent recorded too speaks with
 	// the agent's words (the hit's text, the context of its L1 lines);
 	// its files, commands and range stay its own.
-	voice := map[string]string{}
-	for _, e := range f.Exchanges {
-		if e.Source == l2.Conscious {
-			for _, x := range e.Links {
-				voice[x] = e.Summary
-			}
-		}
-	}
+	speakers := l2.Speakers(f.Exchanges)
 	for _, list := range [][]l2.Exchange{f.Exchanges, f.Facts} {
 		for i := range list {
 			e := &list[i]
 			text := e.Summary
-			if v, ok := voice[e.ID]; ok && e.Source == l2.Subconscious {
-				text = v
+			if c := speakers[e.ID]; c != nil {
+				text = c.Summary
 			}
 			kind := uint8(kindExchange)
 			if e.IsFact() {
