@@ -60,6 +60,7 @@ const (
 	Staged    Status = "staged"    // ModeStage: index entries updated, no commit
 	NoChange  Status = "unchanged" // memory equals HEAD's: no commit made
 	Deferred  Status = "deferred"  // not now (Reason says why); retried next call
+	Waiting   Status = "waiting"   // MinInterval: the change waits for the next commit
 	Disabled  Status = "off"       // ModeOff
 )
 
@@ -77,7 +78,8 @@ type Options struct {
 	// memkeep's commits are made with git plumbing and run no git hook,
 	// the user's pre-commit hook included; Scan is how a scanner vets a
 	// memory commit instead. It runs through sh -c in the work tree's
-	// root, with MEMKEEP_MEMORY_DIR naming the memory folder, before the
+	// root, with MEMKEEP_MEMORY_DIR naming the memory about to be committed
+	// (memkeep's copy under the git dir), before the
 	// commit is made; a non-zero exit defers the commit with its output.
 	Scan string
 	// Message, when set, replaces the computed subject (memkeep commit -m);
@@ -88,6 +90,19 @@ type Options struct {
 	// Trailers are appended (e.g. Memkeep-Session: <id>). Trailers of
 	// deferred calls are carried over into the commit that finally lands.
 	Trailers []Trailer
+	// MinInterval, when set, lets a change wait in memkeep's copy of the
+	// memory when the last memory commit is younger than this (hooks: a
+	// commit per turn would hold git's index lock several times a second
+	// with a few sessions open). Its trailers are kept for the commit that
+	// comes next.
+	MinInterval time.Duration
+	// Quiet, when set, lets the change wait while git has been in use in
+	// the work tree within this time (the index, HEAD or its reflog
+	// changed by someone else): git fails at once on an index.lock held
+	// by another process, so a memory commit made while a person works
+	// with git could make their next command fail. Hooks and background
+	// runs set it; a person's own `memkeep commit` does not.
+	Quiet time.Duration
 	// LockWait bounds the wait for another memkeep process committing in
 	// the same work tree; zero means 5 s. Git's own index.lock is only
 	// retried for a few tens of milliseconds.
@@ -141,6 +156,9 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 	}
 	switch o.Mode {
 	case ModeOff:
+		if err := mirror(l); err != nil {
+			return Result{Status: Disabled, Reason: "commit: off in config.yaml"}, err
+		}
 		return Result{Status: Disabled, Reason: "commit: off in config.yaml"}, nil
 	case ModeAuto, ModeStage:
 	default:
@@ -148,6 +166,20 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 	}
 	if l.GitDir == "" || l.Root == "" {
 		return Result{Status: Deferred, Reason: "no git repository: memory stays in the folder until `git init`"}, nil
+	}
+	if o.MinInterval > 0 {
+		if fi, err := os.Stat(lastCommitPath(l)); err == nil {
+			if age := time.Since(fi.ModTime()); age >= 0 && age < o.MinInterval {
+				werr := writePending(l, fmt.Sprintf("waiting: the last memory commit was %s ago; memkeep commits at most every %s from a hook", age.Round(time.Second), o.MinInterval), o.Trailers)
+				return Result{Status: Waiting, Reason: "the last memory commit is recent"}, werr
+			}
+		}
+	}
+	if o.Quiet > 0 {
+		if t := lastGitActivity(l); !t.IsZero() && time.Since(t) < o.Quiet {
+			werr := writePending(l, "waiting: git is in use in this work tree; the memory commit follows once it is quiet", o.Trailers)
+			return Result{Status: Waiting, Reason: "git is in use in this work tree"}, werr
+		}
 	}
 	if fi, err := os.Stat(l.GitDir); err != nil || !fi.IsDir() {
 		return Result{Status: Deferred, Reason: "no git repository at " + l.GitDir}, nil
@@ -178,6 +210,9 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 	}
 	defer lk.Unlock()
 	defer releaseOnSignal(l)()
+	if err := l.PrepareShadow(); err != nil {
+		return deferResult(l, o, err)
+	}
 	if o.Scan != "" {
 		if err := runScan(l, o.Scan); err != nil {
 			return deferResult(l, o, deferral{err.Error()})
@@ -202,7 +237,41 @@ func Commit(l memdir.Layout, o Options) (Result, error) {
 	if res.Status != Deferred {
 		os.Remove(pendingPath(l))
 	}
+	if res.Status == Committed {
+		touch(lastCommitPath(l))
+	}
 	return res, nil
+}
+
+// lastIndexPath is touched each time memkeep writes git's index, so that
+// its own writes are not taken for a person's git at work (Quiet).
+func lastIndexPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "last-index") }
+
+// lastGitActivity is when git last changed the index, HEAD or HEAD's
+// reflog in this work tree; zero when the newest change is memkeep's own.
+// (A held index.lock is not activity here: the commit defers on it, with
+// its own reason, and a lock a crashed git left is for the person to see.)
+func lastGitActivity(l memdir.Layout) time.Time {
+	var latest time.Time
+	for _, p := range []string{filepath.Join(l.GitDir, "index"), filepath.Join(l.GitDir, "HEAD"), filepath.Join(l.GitDir, "logs", "HEAD")} {
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(latest) {
+			latest = fi.ModTime()
+		}
+	}
+	if fi, err := os.Stat(lastIndexPath(l)); err == nil && !latest.After(fi.ModTime()) {
+		return time.Time{}
+	}
+	return latest
+}
+
+// lastCommitPath is touched by every memory commit (MinInterval).
+func lastCommitPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "last-commit") }
+
+func touch(p string) {
+	now := time.Now()
+	if os.Chtimes(p, now, now) != nil {
+		_ = atomicfile.WriteFile(p, nil, 0o644)
+	}
 }
 
 // ScanTimeout bounds the user's secret scanner.
@@ -212,7 +281,7 @@ const ScanTimeout = 30 * time.Second
 func runScan(l memdir.Layout, command string) error {
 	cmd := extcmd.Command(ScanTimeout, "sh", "-c", command)
 	cmd.Dir = l.Root
-	cmd.Env = append(os.Environ(), "MEMKEEP_MEMORY_DIR="+filepath.Join(l.Root, filepath.FromSlash(memRel)))
+	cmd.Env = append(os.Environ(), "MEMKEEP_MEMORY_DIR="+l.MemoryDir())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -485,12 +554,20 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	if why := inProgress(l.GitDir); why != "" {
 		return Result{}, deferral{why}
 	}
+	if cmd := userGit(l); cmd != "" {
+		return Result{}, deferf("%s is running in this work tree: memory is committed after it, so that it never fails because of memkeep", cmd)
+	}
 	head, err := r.ReadHead()
 	if err != nil {
 		return Result{}, err
 	}
 	if head.Detached() && o.Mode == ModeAuto {
 		return Result{}, deferf("HEAD is detached (at %s): memory is committed when a branch is checked out", head.Hash.String()[:12])
+	}
+	// What came into HEAD's memory by other means (a pull, a merge, a
+	// checkout) is merged into the shadow first, or the commit would undo it.
+	if _, err := syncShadow(l, r); err != nil {
+		return Result{}, err
 	}
 	ix, idxMtime, err := readIndex(l.GitDir)
 	if err != nil {
@@ -525,6 +602,15 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	// lock takes index.lock, for the moment of writing, and reads the
 	// index again under it: the user may have staged files meanwhile.
 	var lock *indexLock
+	// entries are the memory folder's index entries once the work tree is
+	// written: known only under index.lock (materialize).
+	var (
+		work         []workFile
+		blob         blobFunc
+		entries      []gitindex.Entry
+		materialized bool
+		refMoved     bool // the branch points at the new commit
+	)
 	defer func() {
 		if lock != nil {
 			lock.release()
@@ -533,6 +619,9 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	}()
 	takeLock := func() error {
 		var err error
+		if cmd := userGit(l); cmd != "" {
+			return deferf("%s is running in this work tree: memory is committed after it, so that it never fails because of memkeep", cmd)
+		}
 		if lock, err = lockIndex(l); err != nil {
 			return err
 		}
@@ -549,8 +638,30 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		if ix, idxMtime, err = readIndex(l.GitDir); err != nil {
 			return err
 		}
-		return check()
+		if err := check(); err != nil {
+			return err
+		}
+		// The branch moved since it was read (the user committed): start
+		// again on the new tip before anything is written.
+		if now, err := r.ReadHead(); err != nil {
+			return err
+		} else if now.Hash != head.Hash || now.Branch != head.Branch {
+			return repo.ErrRefMoved
+		}
+		if entries, err = materialize(l, r, ix, idxMtime, lo, hi, work, blob); err != nil {
+			return err
+		}
+		materialized = true
+		return step("write-work-tree")
 	}
+	// A commit that fails after writing the work tree puts the files back
+	// as they were, under the same lock: the work tree never holds memory
+	// the index and HEAD do not.
+	defer func() {
+		if materialized && !refMoved && lock != nil && !lock.done {
+			unmaterialize(l, r, work)
+		}
+	}()
 
 	var oldRoot, oldMem plumbing.Hash
 	var replace *stretch // HEAD is memkeep's own unpushed commit: replace it
@@ -568,78 +679,33 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		}
 	}
 
-	memAbs := filepath.Join(l.Root, filepath.FromSlash(memRel))
-	if fi, err := os.Stat(memAbs); err != nil || !fi.IsDir() {
-		return Result{Status: NoChange, Reason: "no " + memRel + " folder in the work tree"}, nil
+	if fi, err := os.Stat(l.MemoryDir()); err != nil || !fi.IsDir() {
+		return Result{Status: NoChange, Reason: "no memory yet (memkeep init makes " + memRel + ")"}, nil
 	}
-	tracked := func(rel string) bool {
-		if strings.HasSuffix(rel, "/") {
-			a, b := ix.Range(strings.TrimSuffix(rel, "/"))
-			return b > a
-		}
-		_, ok := ix.Find(rel)
-		return ok
-	}
-	files, err := walkMemory(l.Root, memRel, loadIgnore(l.Root, r, memRel), tracked)
+	shadow, fresh, err := shadowFiles(l, r, ix, idxMtime)
 	if err != nil {
 		return Result{}, err
 	}
-	fileMode := r.Config.Bool("core", "filemode", true)
-	entries := make([]gitindex.Entry, 0, len(files))
-	built := make([]builtFile, 0, len(files))
-	fresh := map[plumbing.Hash][]byte{} // new content, for the summary
-	for _, f := range files {
-		st := statOf(f.info)
-		mode := f.mode
-		old, inIndex := ix.Find(f.rel)
-		if !fileMode && mode != 0o120000 {
-			mode = 0o100644
-			if inIndex && old.Mode() == 0o100755 {
-				mode = 0o100755
-			}
-		}
-		if inIndex && reusable(old, mode, st, idxMtime) {
-			entries = append(entries, *old)
-			built = append(built, builtFile{strings.TrimPrefix(f.rel, memRel+"/"), mode, old.Hash()})
-			continue
-		}
-		var data []byte
-		if mode == 0o120000 {
-			t, err := os.Readlink(f.abs)
-			if err != nil {
-				return Result{}, err
-			}
-			data = []byte(t)
-		} else if data, err = os.ReadFile(f.abs); err != nil {
-			if os.IsNotExist(err) {
-				continue // deleted while we walked: commit it as deleted
-			}
-			return Result{}, err
-		}
-		h, err := r.WriteObject(plumbing.BlobObject, data)
-		if err != nil {
-			return Result{}, err
-		}
-		if strings.HasSuffix(f.rel, ".json") || strings.HasSuffix(f.rel, ".jsonl") {
-			fresh[h] = data
-		}
-		st.Size = uint32(len(data))
-		entries = append(entries, gitindex.NewEntry(f.rel, mode, h, st))
-		built = append(built, builtFile{strings.TrimPrefix(f.rel, memRel+"/"), mode, h})
+	heads, err := headFiles(r, oldMem)
+	if err != nil {
+		return Result{}, err
+	}
+	if work, err = planWork(l, o, ix, idxMtime, shadow, heads); err != nil {
+		return Result{}, err
 	}
 	if err := step("write-blobs"); err != nil {
 		return Result{}, err
 	}
-	memTree, err := writeTrees(r, built)
+	memTree, err := writeTrees(r, built(work))
 	if err != nil {
 		return Result{}, err
 	}
 	if err := step("write-trees"); err != nil {
 		return Result{}, err
 	}
-
+	blob = blobReader(r, fresh)
 	sameEntries := func() bool {
-		if hi-lo != len(entries) {
+		if !materialized || hi-lo != len(entries) {
 			return false
 		}
 		for k := range entries {
@@ -657,8 +723,8 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	fsyncIndex, fsyncRef := r.Config.Fsync()
 	var indexDone chan error
 	startIndex := func() {
-		if indexDone != nil || sameEntries() {
-			return
+		if indexDone != nil || !materialized || sameEntries() {
+			return // written already, no lock taken (nothing to write), or nothing changed
 		}
 		ix.ReplaceRange(lo, hi, entries)
 		// Entries racily clean against the index read would look clean
@@ -709,10 +775,11 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 			return err
 		}
 		lock.done = true
+		clearJournal(l)
+		touch(lastIndexPath(l))
 		return nil
 	}
 
-	blob := blobReader(r, fresh)
 	reviewFrom := oldMem
 	if replace != nil && memTree != oldMem {
 		if memTree == replace.parentMem {
@@ -727,7 +794,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	}
 	res := Result{Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Changed: rev.paths()}
 	if o.Mode == ModeStage || memTree == oldMem {
-		if sameEntries() {
+		if !changesWorkTree(work) && indexCurrent(ix, idxMtime, work) {
 			// Nothing to write: no lock taken at all.
 		} else if err := takeLock(); err != nil {
 			return Result{}, err
@@ -814,6 +881,10 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		}
 		return Result{}, err
 	}
+	refMoved = true
+	// The shadow is now based on the new commit (a crash before this
+	// line costs the next sync a merge that changes nothing).
+	_ = writeBase(l, shadowBase{ch, memTree})
 	if err := step("update-ref"); err != nil {
 		return Result{}, err
 	}

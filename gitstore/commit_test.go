@@ -778,8 +778,8 @@ func TestSigningHoldsNoGitLock(t *testing.T) {
 func TestStaleTempFilesAreRemoved(t *testing.T) {
 	l := newRepo(t)
 	write(t, l.Root, ".claude/memory/facts.json", `{"rules":[]}`+"\n")
-	stale := filepath.Join(l.Root, ".claude/memory/.concepts.json.tmp-1234")
-	fresh := filepath.Join(l.Root, ".claude/memory/.facts.json.tmp-5678")
+	stale := filepath.Join(l.MemoryDir(), ".concepts.json.tmp-1234")
+	fresh := filepath.Join(l.MemoryDir(), ".facts.json.tmp-5678")
 	os.WriteFile(stale, []byte("{"), 0o644)
 	os.WriteFile(fresh, []byte("{"), 0o644)
 	old := time.Now().Add(-time.Hour)

@@ -99,7 +99,35 @@ func gitOK(dir string, args ...string) (string, bool) {
 	return string(out), err == nil
 }
 
+// write writes a file of the repository at root. A memory file is written
+// where memkeep writes it, in the shadow under the git dir (the work tree
+// gets it in memkeep's commit); writeWork writes the work tree's copy, as
+// a person editing it would.
 func write(t testing.TB, root, rel, data string) {
+	t.Helper()
+	writeWork(t, root, shadowPath(t, root, rel), data)
+}
+
+// shadowPath maps a memory path to its place in the shadow, relative to
+// root; other paths are returned as they are.
+func shadowPath(t testing.TB, root, rel string) string {
+	t.Helper()
+	sub, ok := strings.CutPrefix(rel, memdir.MemoryRel+"/")
+	if !ok {
+		return rel
+	}
+	l, err := memdir.Find(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := filepath.Rel(root, filepath.Join(l.MemoryDir(), filepath.FromSlash(sub)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.ToSlash(p)
+}
+
+func writeWork(t testing.TB, root, rel, data string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -179,7 +207,11 @@ func l2(ids ...string) string {
 }
 
 // writeMemory writes a small memory folder.
-func writeMemory(t testing.TB, root string) {
+func writeMemory(t testing.TB, root string) { writeMemoryWith(t, root, write) }
+
+// writeMemoryWith writes the memory of writeMemory with w (writeWork puts
+// it in the work tree, as for git's own commit of the same files).
+func writeMemoryWith(t testing.TB, root string, write func(testing.TB, string, string, string)) {
 	write(t, root, ".claude/memory/facts.json", factsV1)
 	write(t, root, ".claude/memory/concepts.json", conceptsV1)
 	write(t, root, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l2.json", l2("x-00000001", "x-00000002"))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memkeep/memkeep/layers/memdir"
+	"path/filepath"
 )
 
 const mergeFactsBase = `{
@@ -57,6 +57,10 @@ func TestMergeDriverMergeAndRebase(t *testing.T) {
 
 	branch := func(name string, edit func()) {
 		git(t, dir, "checkout", "-q", "-b", name, "main")
+		// memkeep follows the checkout before it writes (a hook's Sync)
+		if err := Sync(layoutOf(t, dir)); err != nil {
+			t.Fatal(err)
+		}
 		edit()
 		if res := mustCommit(t, layoutOf(t, dir), Options{}); res.Status != Committed {
 			t.Fatalf("%s: %+v", name, res)
@@ -148,7 +152,7 @@ func TestMergeDriverMergeAndRebase(t *testing.T) {
 
 func appendFile(t *testing.T, root, rel, data string) {
 	t.Helper()
-	p := memdir.Layout{Root: root}.Root + "/" + rel
+	p := filepath.Join(root, filepath.FromSlash(shadowPath(t, root, rel)))
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		t.Fatal(err)

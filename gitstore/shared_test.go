@@ -18,7 +18,11 @@ func TestSharedRepositoryModes(t *testing.T) {
 			before := map[string]bool{}
 			for _, l := range []string{mk.Root, byGit.Root} {
 				git(t, l, "config", "core.sharedRepository", shared)
-				writeMemory(t, l)
+				if l == byGit.Root {
+					writeMemoryWith(t, l, writeWork)
+				} else {
+					writeMemory(t, l)
+				}
 				for p := range looseObjects(t, l) {
 					before[p] = true
 				}

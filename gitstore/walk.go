@@ -90,13 +90,17 @@ func isTempFile(name string) bool {
 // files, not ignored unless tracked, skipping nested repositories. A
 // symbolic link anywhere from memRel down is an error (see
 // memdir.Layout.CheckLinks).
-func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) bool) ([]memFile, error) {
+//
+// The files are read from dir, the folder that stands for memRel (the
+// shadow of the memory folder under the git dir); rel stays the path git
+// records.
+func walkMemory(l memdir.Layout, dir, memRel string, ig *ignoreRules, tracked func(rel string) bool) ([]memFile, error) {
 	var out []memFile
 	var walk func(rel string) error
 	walk = func(rel string) error {
-		abs := filepath.Join(root, filepath.FromSlash(rel))
+		abs := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(rel, memRel), "/")))
 		if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return linkError(root, abs)
+			return l.LinkError(abs)
 		}
 		ents, err := os.ReadDir(abs)
 		if err != nil {
@@ -152,7 +156,7 @@ func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) b
 				// git would commit the link itself, but memkeep reads
 				// and rewrites memory files through their names: a link
 				// would let it read and write outside the repository.
-				return linkError(root, filepath.Join(abs, name))
+				return l.LinkError(filepath.Join(abs, name))
 			default:
 				continue
 			}
@@ -168,8 +172,4 @@ func walkMemory(root, memRel string, ig *ignoreRules, tracked func(rel string) b
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, nil
-}
-
-func linkError(root, p string) error {
-	return memdir.Layout{Root: root}.LinkError(p)
 }

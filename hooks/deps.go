@@ -117,6 +117,10 @@ type Git interface {
 	// process died half way (a hook killed on timeout): until then git
 	// itself refuses to run ("index.lock exists").
 	Recover(l memdir.Layout)
+	// Sync brings memkeep's copy of the memory up to date with HEAD's
+	// when a pull, a merge, a checkout or the user's own commit changed
+	// it, before a hook reads or writes memory.
+	Sync(l memdir.Layout) error
 }
 
 func (d Deps) withDefaults() Deps {
@@ -161,3 +165,4 @@ type noGit struct{}
 
 func (noGit) Commit(memdir.Layout, string, string, string) (string, error) { return "", nil }
 func (noGit) Recover(memdir.Layout)                                        {}
+func (noGit) Sync(memdir.Layout) error                                     { return nil }

@@ -25,6 +25,9 @@ func sessionStart(e *Env) (Output, error) {
 	// Locks a killed memkeep commit left would make git fail for the user
 	// until the next memory commit; a session's start clears them.
 	e.Deps.Git.Recover(e.Layout)
+	// The memory as the checked-out branch has it, before the context is
+	// made from it.
+	errs = append(errs, e.Deps.Git.Sync(e.Layout))
 	errs = append(errs, e.Deps.Stream.Append(e.Layout, Event{
 		Type: "session_start", Direction: "in", SessionID: e.In.SessionID,
 		Summary: "session " + orDefault(e.In.Source, "startup"),
@@ -142,7 +145,7 @@ func subagentStop(e *Env) (Output, error) {
 }
 
 func preCompact(e *Env) (Output, error) {
-	var errs []error
+	errs := []error{e.Deps.Git.Sync(e.Layout)}
 	if e.In.TranscriptPath != "" {
 		_, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{LockWait: syncWait})
 		errs = append(errs, err)
@@ -164,7 +167,7 @@ func preCompact(e *Env) (Output, error) {
 // means the work is never lost: if the background run dies, the next
 // SessionStart starts it again.
 func sessionEnd(e *Env) (Output, error) {
-	var errs []error
+	errs := []error{e.Deps.Git.Sync(e.Layout)}
 	if e.In.TranscriptPath != "" {
 		_, err := l1.Sync(e.Layout, e.In.TranscriptPath, l1.SyncOptions{Final: true, LockWait: syncWait})
 		errs = append(errs, err)

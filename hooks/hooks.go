@@ -152,12 +152,15 @@ func dispatch(event string, raw []byte, deps Deps, started time.Time) (out Outpu
 		// Not a git project: memkeep has nothing to keep here.
 		return Output{}, nil, nil
 	}
-	if _, serr := os.Stat(l.MemoryDir()); serr != nil {
+	if !l.Initialised() {
 		// memkeep is not set up in this project (no .claude/memory/).
 		return Output{}, nil, nil
 	}
 	if lerr := l.CheckLinks(); lerr != nil {
 		return Output{}, &Env{Layout: l, Deps: deps, In: in, started: started}, lerr
+	}
+	if perr := l.PrepareShadow(); perr != nil {
+		return Output{}, &Env{Layout: l, Deps: deps, In: in, started: started}, perr
 	}
 	cfg, cerr := config.Load(l.ConfigFile())
 	env = &Env{Layout: l, Config: cfg, Deps: deps, In: in, started: started}

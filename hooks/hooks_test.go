@@ -75,7 +75,8 @@ func (f *fakeMemory) Context(memdir.Layout, int, string, string) (string, error)
 
 type fakeGit struct{ commits int }
 
-func (g *fakeGit) Recover(memdir.Layout) {}
+func (g *fakeGit) Recover(memdir.Layout)    {}
+func (g *fakeGit) Sync(memdir.Layout) error { return nil }
 
 func (g *fakeGit) Commit(memdir.Layout, string, string, string) (string, error) {
 	g.commits++

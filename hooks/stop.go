@@ -30,7 +30,9 @@ import (
 //     what is still pending.
 func stop(e *Env) (Output, error) {
 	sid := e.In.SessionID
-	var errs []error
+	// What a pull, a merge or a checkout brought into HEAD's memory is
+	// taken in before this turn's memory is written.
+	errs := []error{e.Deps.Git.Sync(e.Layout)}
 	var client string
 	if e.In.TranscriptPath != "" {
 		if !waitForTranscript(e.In.TranscriptPath, e.In.LastAssistantMessage, transcriptWait) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	deferred := hooks.DeferredSessions(l)
 	defer func() {
 		if len(deferred) > 0 {
-			commitAfter(l, cfg.Commit, strings.Join(deferred, ","), s)
+			commitWhenQuiet(l, cfg.Commit, strings.Join(deferred, ","), s)
 			warmCaches(l, cfg.Context.Budget)
 		}
 	}()
@@ -112,18 +113,96 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	return printSummary(s, total, o.JSON)
 }
 
+// committing makes c and its subcommands commit the memory they wrote
+// once they succeed, as a consolidation does: memkeep writes memory in its
+// own copy under the git dir, and the work tree gets it in the commit
+// (replacing memkeep's previous commit of the same stretch of work). The
+// commit says only when it failed or must wait. Run by an agent inside a
+// Claude Code session (CLAUDECODE set), it keeps the hooks' pace.
+func committing(c *cli.Command, s *streams) *cli.Command {
+	if act := c.Action; act != nil {
+		c.Action = func(ctx context.Context, cmd *cli.Command) error {
+			if err := act(ctx, cmd); err != nil {
+				return err
+			}
+			l, err := memdir.Find(".")
+			if err != nil || !l.Initialised() {
+				return nil
+			}
+			cfg, _ := config.Load(l.ConfigFile())
+			o := gitstore.Options{Mode: gitstore.Mode(cfg.Commit), Scan: cfg.Scan}
+			if os.Getenv("CLAUDECODE") != "" {
+				// The agent's command, inside a session whose hooks
+				// commit: the hooks' pace, not a commit per command.
+				o.MinInterval, o.Quiet = hookCommitInterval, gitQuiet
+			}
+			res, err := gitstore.Commit(l, o)
+			switch {
+			case err != nil:
+				fmt.Fprintf(s.err, "memkeep: commit: %v (the memory is written; `memkeep commit` retries)\n", err)
+			case res.Status == gitstore.Deferred:
+				fmt.Fprintf(s.err, "memkeep: commit deferred: %s\n", res.Reason)
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands {
+		committing(sub, s)
+	}
+	return c
+}
+
+// commitWhenQuiet is commitAfter for the background run SessionEnd
+// starts: it waits, up to quietWait, until git has been left alone in
+// the work tree (and no git command of a person's runs there) before it
+// commits, so that the person's next git command never meets memkeep's
+// lock. What still cannot be committed waits for the next hook.
+func commitWhenQuiet(l memdir.Layout, mode, sessions string, s *streams) {
+	cfg, _ := config.Load(l.ConfigFile())
+	start := time.Now()
+	for {
+		res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: sessionTrailers(sessions), Scan: cfg.Scan, Quiet: gitQuiet})
+		// A held index.lock is waited for briefly: a git command holds it
+		// for moments, a crashed one for good.
+		busy := (res.Status == gitstore.Waiting || res.Status == gitstore.Deferred && strings.Contains(res.Reason, "is running in this work tree")) &&
+			time.Since(start) < quietWait ||
+			res.Status == gitstore.Deferred && strings.Contains(res.Reason, "index.lock") && time.Since(start) < lockedWait
+		if err != nil || !busy {
+			reportCommit(s, res, err)
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// quietWait bounds commitWhenQuiet's wait for a quiet work tree, and
+// lockedWait its wait for an index.lock to go.
+const (
+	quietWait  = time.Minute
+	lockedWait = 5 * time.Second
+)
+
 // commitAfter commits the memory a consolidation wrote, in the configured
 // mode. A commit that cannot happen now is deferred by gitstore (and said
 // on stderr); it never fails the consolidation, whose files are written.
 func commitAfter(l memdir.Layout, mode, sessions string, s *streams) {
+	cfg, _ := config.Load(l.ConfigFile())
+	res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: sessionTrailers(sessions), Scan: cfg.Scan})
+	reportCommit(s, res, err)
+}
+
+func sessionTrailers(sessions string) []gitstore.Trailer {
 	var trailers []gitstore.Trailer
 	for _, sid := range strings.Split(sessions, ",") {
 		if sid != "" {
 			trailers = append(trailers, gitstore.Trailer{Key: "Memkeep-Session", Value: sid})
 		}
 	}
-	cfg, _ := config.Load(l.ConfigFile())
-	res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: trailers, Scan: cfg.Scan})
+	return trailers
+}
+
+// reportCommit says on stderr what a commit did.
+func reportCommit(s *streams, res gitstore.Result, err error) {
 	switch {
 	case err != nil:
 		fmt.Fprintf(s.err, "memkeep: commit: %v (the memory is written; `memkeep commit` retries)\n", err)

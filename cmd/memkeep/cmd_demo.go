@@ -94,10 +94,13 @@ func runDemo(ctx context.Context, o demoOptions, s *streams) error {
 	}
 
 	say("\n== 2. memkeep init (hooks in .claude/settings.local.json, merge driver, memory folder)")
-	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
+	if err := os.MkdirAll(l.WorkMemoryDir(), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(l.MemoryDir(), ".gitattributes"), memoryAttributes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(l.WorkMemoryDir(), ".gitattributes"), memoryAttributes(), 0o644); err != nil {
+		return err
+	}
+	if err := l.PrepareShadow(); err != nil {
 		return err
 	}
 	if err := gitstore.InstallMergeDriver(l, exe); err != nil {
@@ -332,7 +335,7 @@ func demoStop(ctx context.Context, s *streams, exe, root, sid, transcript string
 			if out.SystemMessage != "" {
 				fmt.Fprintf(s.out, "   Stop: %s\n", out.SystemMessage)
 			} else {
-				fmt.Fprintln(s.out, "   Stop: memory complete; committed and let the turn end")
+				fmt.Fprintln(s.out, "   Stop: memory complete; the turn ends (the memory waits in .git/memkeep/memory for its commit: git status stays clean)")
 			}
 			return nil
 		}

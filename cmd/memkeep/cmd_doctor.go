@@ -55,15 +55,14 @@ func runDoctor(_ context.Context, o doctorOptions, s *streams) error {
 	}
 	checks = append(checks, check{Name: "repository", OK: true, Detail: l.Root})
 
-	_, err = os.Stat(l.MemoryDir())
-	checks = append(checks, check{Name: "memory folder", OK: err == nil, Detail: memdir.MemoryRel, Fix: "memkeep init"})
+	checks = append(checks, check{Name: "memory folder", OK: l.Initialised(), Detail: memdir.MemoryRel, Fix: "memkeep init"})
 	if lerr := l.CheckAllLinks(); lerr != nil {
 		checks = append(checks, check{Name: "no symbolic links", Detail: lerr.Error(), Fix: "replace the link with a real folder or file (git rm --cached it if it is tracked), then memkeep doctor"})
 	} else {
 		checks = append(checks, check{Name: "no symbolic links", OK: true, Detail: "nothing in " + memdir.MemoryRel + " leads outside the repository"})
 	}
 
-	attrs, _ := os.ReadFile(filepath.Join(l.MemoryDir(), ".gitattributes"))
+	attrs, _ := os.ReadFile(filepath.Join(l.WorkMemoryDir(), ".gitattributes"))
 	checks = append(checks, check{Name: ".gitattributes", OK: bytes.Equal(attrs, memoryAttributes()), Detail: memdir.MemoryRel + "/.gitattributes routes memory merges to memkeep", Fix: "memkeep init"})
 
 	checks = append(checks, hookChecks(l)...)

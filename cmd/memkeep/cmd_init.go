@@ -107,15 +107,23 @@ func runInit(_ context.Context, o initOptions, s *streams) error {
 			return err
 		}
 	}
-	if err := os.MkdirAll(l.MemoryDir(), 0o755); err != nil {
+	if err := os.MkdirAll(l.WorkMemoryDir(), 0o755); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(l.StateDir(), 0o755); err != nil {
 		return err
 	}
-	attrs := filepath.Join(l.MemoryDir(), ".gitattributes")
-	if old, err := os.ReadFile(attrs); err != nil || string(old) != string(memoryAttributes()) {
-		if err := atomicfile.WriteFile(attrs, memoryAttributes(), 0o644); err != nil {
+	// The attributes go in the work tree, for the person to commit with
+	// the setup, and in memkeep's copy of the memory, which its commits
+	// record.
+	for _, dir := range []string{l.WorkMemoryDir(), l.MemoryDir()} {
+		attrs := filepath.Join(dir, ".gitattributes")
+		if old, err := os.ReadFile(attrs); err != nil || string(old) != string(memoryAttributes()) {
+			if err := atomicfile.WriteFile(attrs, memoryAttributes(), 0o644); err != nil {
+				return err
+			}
+		}
+		if err := l.PrepareShadow(); err != nil {
 			return err
 		}
 	}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
 )
@@ -67,10 +67,12 @@ func findLayout(dir string) (memdir.Layout, error) {
 	if err := l.CheckLinks(); err != nil {
 		return l, err
 	}
-	if _, err := os.Stat(l.MemoryDir()); err != nil {
+	if !l.Initialised() {
 		return l, errNotInitialised(l)
 	}
-	return l, nil
+	// What a pull, a merge or a checkout brought into HEAD's memory is
+	// taken in before the command reads or writes memory.
+	return l, gitstore.Sync(l)
 }
 
 // errNotInitialised is the refusal of a command run before memkeep init:

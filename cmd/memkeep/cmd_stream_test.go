@@ -39,7 +39,7 @@ func TestStreamSeam(t *testing.T) {
 	if err := runStreamValidate(ctx, streamCheckOptions{Dir: dir}, s); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, ".claude/memory/stream/2026-01.jsonl"), []byte("junk\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".git/memkeep/memory/stream/2026-01.jsonl"), []byte("junk\n"), 0o644)
 	out.Reset()
 	err := runStreamValidate(ctx, streamCheckOptions{Dir: dir, JSON: true}, s)
 	if err == nil || !strings.Contains(out.String(), `"line": 1`) {

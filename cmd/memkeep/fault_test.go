@@ -75,7 +75,7 @@ func (p *faultProject) hook(fault, event string, fields map[string]any) bool {
 // l1 is the session's L1 file, read whole.
 func (p *faultProject) l1() string {
 	p.t.Helper()
-	files, _ := filepath.Glob(filepath.Join(p.dir, ".claude/memory/sessions/*.l1.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(p.dir, ".git/memkeep/memory/sessions/*.l1.jsonl"))
 	if len(files) != 1 {
 		p.t.Fatalf("L1 files: %v", files)
 	}
@@ -132,7 +132,7 @@ func TestKillDuringStreamAppend(t *testing.T) {
 			t.Fatalf("hook %d: killed %v with MEMKEEP_FAULT=%q", i, killed, fault)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(p.dir, ".claude/memory/stream/*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(p.dir, ".git/memkeep/memory/stream/*.jsonl"))
 	var all []byte
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
@@ -156,9 +156,10 @@ func TestKillDuringStreamAppend(t *testing.T) {
 	}
 }
 
-// TestRevertedL1IsReadAgain: after the memory files are put back in the
-// work tree (git stash, reset --hard, checkout -- .claude/memory), the next
-// run notices and refines again what the file lost.
+// TestRevertedL1IsReadAgain: when the user takes memory away (a reset
+// that drops memkeep's commit), memkeep's copy follows HEAD and loses the
+// L1 lines with it; the next run notices and refines again what the file
+// lost, from the transcript.
 func TestRevertedL1IsReadAgain(t *testing.T) {
 	src, err := os.ReadFile("../../fixtures/transcripts/v2.1.jsonl")
 	if err != nil {
@@ -166,18 +167,17 @@ func TestRevertedL1IsReadAgain(t *testing.T) {
 	}
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	p := newFaultProject(t, t.TempDir())
-	// The hooks leave the memory uncommitted: memkeep commit does it.
-	os.WriteFile(filepath.Join(p.dir, ".claude/memory/config.yaml"), []byte("commit: off\n"), 0o644)
 	os.WriteFile(p.transcript, bytes.Join(lines[:len(lines)/3], nil), 0o644)
 	p.hook("", "Stop", nil)
-	p.run("", nil, "commit", "--mode", "auto")
+	p.run("", nil, "commit")
 	os.WriteFile(p.transcript, src, 0o644)
 	p.hook("", "Stop", nil)
+	p.run("", nil, "commit")
 	grown := p.l1()
-	p.git("checkout", "--", ".claude/memory")
-	if p.l1() == grown {
-		t.Fatal("the checkout did not revert the L1 file")
+	if got := p.git("show", "HEAD~1:.claude/memory/.gitattributes"); got == "" {
+		t.Fatal("HEAD~1 is not the setup commit")
 	}
+	p.git("reset", "-q", "--hard", "HEAD~1")
 	p.hook("", "SessionEnd", nil)
 	if got := p.l1(); !strings.HasPrefix(got, grown) && got != grown {
 		t.Errorf("after a revert the L1 file is not whole again:\n%s\nwant it to hold:\n%s", got, grown)
@@ -194,7 +194,8 @@ func TestKillDuringCommit(t *testing.T) {
 			p := newFaultProject(t, t.TempDir())
 			os.WriteFile(filepath.Join(p.dir, "user.txt"), []byte("staged work\n"), 0o644)
 			p.git("add", "user.txt")
-			p.run("", nil, "l4", "add-rule", "Always run make lint before committing")
+			// A rule stated in a prompt: memory that waits for the commit.
+			p.hook("", "UserPromptSubmit", map[string]any{"prompt": "Always run make lint before committing"})
 			if !p.run("commit-"+step, nil, "commit") {
 				t.Fatalf("MEMKEEP_FAULT=commit-%s did not kill the commit", step)
 			}
@@ -220,7 +221,7 @@ func TestKillDuringCommit(t *testing.T) {
 // it holds index.lock removes it before exiting.
 func TestSigtermDuringCommitReleasesLocks(t *testing.T) {
 	p := newFaultProject(t, t.TempDir())
-	p.run("", nil, "l4", "add-rule", "Never edit files under generated/")
+	p.hook("", "UserPromptSubmit", map[string]any{"prompt": "Never edit files under generated/"})
 	cmd := exec.Command(p.bin, "commit")
 	cmd.Dir = p.dir
 	cmd.Env = append(os.Environ(), "MEMKEEP_FAULT=commit-write-index-lock:hang")
@@ -273,7 +274,7 @@ func TestFullDiskLeavesNoTornLine(t *testing.T) {
 			os.Truncate(filler, 0) // room again
 		}
 	}
-	stream, _ := filepath.Glob(filepath.Join(mnt, ".claude/memory/stream/*.jsonl"))
+	stream, _ := filepath.Glob(filepath.Join(mnt, ".git/memkeep/memory/stream/*.jsonl"))
 	events := 0
 	for _, s := range stream {
 		b, _ := os.ReadFile(s)

@@ -168,12 +168,23 @@ func currentBranch(l memdir.Layout) string {
 	return ref
 }
 
+// hookCommitInterval is the least time between two memory commits made
+// from hooks (Stop, PreCompact): in between, memory waits in memkeep's
+// copy, where recall and the session context already see it, and git's
+// index lock is left to the user. SessionEnd's consolidation and the
+// commands commit at once.
+const hookCommitInterval = 30 * time.Second
+
+// gitQuiet is how long git must have been left alone in the work tree
+// before memkeep commits on its own initiative (gitstore.Options.Quiet).
+const gitQuiet = 2 * time.Second
+
 // gitAdapter commits the memory folder.
 type gitAdapter struct{}
 
 func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, error) {
 	cfg, _ := config.Load(l.ConfigFile())
-	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan}
+	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan, MinInterval: hookCommitInterval, Quiet: gitQuiet}
 	if sid != "" {
 		o.Trailers = []gitstore.Trailer{{Key: "Memkeep-Session", Value: sid}}
 	}
@@ -188,6 +199,8 @@ func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, er
 }
 
 func (gitAdapter) Recover(l memdir.Layout) { gitstore.RecoverLocks(l) }
+
+func (gitAdapter) Sync(l memdir.Layout) error { return gitstore.Sync(l) }
 
 func short(h string) string {
 	if len(h) > 7 {

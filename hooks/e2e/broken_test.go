@@ -47,22 +47,23 @@ func systemMessages(t *testing.T, transcript string) []string {
 // every hook exits 0 with JSON, the model sees no hook error, the problem
 // is logged in hooks.log and told to the user once, the broken file is
 // not silently replaced, and SessionEnd's work stays owed rather than
-// lost. Two breakages: facts.json that is not JSON, and a directory where
-// concepts.json should be.
+// lost. Two breakages of the memory memkeep reads (its copy under .git,
+// which a crash, a full disk or a person's stray edit can damage):
+// facts.json that is not JSON, and a directory where concepts.json should be.
 func TestBrokenMemoryFilesNeverFailTheSession(t *testing.T) {
 	start := time.Now()
 	var times []time.Duration
 	for _, tc := range []struct {
 		name    string
-		file    string // the broken file, under .claude/memory
+		file    string // the broken file, under .git/memkeep/memory
 		breakIt func(p *project)
 		check   func(p *project) error
 	}{
 		{
 			name: "invalid-json", file: "facts.json",
-			breakIt: func(p *project) { p.WriteFile(".claude/memory/facts.json", []byte(brokenFacts)) },
+			breakIt: func(p *project) { p.WriteFile(".git/memkeep/memory/facts.json", []byte(brokenFacts)) },
 			check: func(p *project) error {
-				if got := p.readFile(".claude/memory/facts.json"); got != brokenFacts {
+				if got := p.readFile(".git/memkeep/memory/facts.json"); got != brokenFacts {
 					return fmt.Errorf("the unreadable facts.json was replaced (its content may have been memory):\n%s", got)
 				}
 				return nil
@@ -71,12 +72,12 @@ func TestBrokenMemoryFilesNeverFailTheSession(t *testing.T) {
 		{
 			name: "directory-for-file", file: "concepts.json",
 			breakIt: func(p *project) {
-				if err := os.MkdirAll(p.path(".claude/memory/concepts.json/oops"), 0o755); err != nil {
+				if err := os.MkdirAll(p.path(".git/memkeep/memory/concepts.json/oops"), 0o755); err != nil {
 					p.t.Fatal(err)
 				}
 			},
 			check: func(p *project) error {
-				if fi, err := os.Stat(p.path(".claude/memory/concepts.json/oops")); err != nil || !fi.IsDir() {
+				if fi, err := os.Stat(p.path(".git/memkeep/memory/concepts.json/oops")); err != nil || !fi.IsDir() {
 					return fmt.Errorf("the concepts.json directory was removed or replaced: %v", err)
 				}
 				return nil
@@ -173,8 +174,12 @@ func TestHeldIndexLockDefersTheCommit(t *testing.T) {
 	if !strings.Contains(log, "index.lock") {
 		t.Logf("NOTE: hooks.log does not mention index.lock (the deferral is only in commit-pending.json)")
 	}
-	if l2, _ := globOne(p, ".claude/memory/sessions/*.l2.json"); l2 == "" {
+	if l2, _ := globOne(p, ".git/memkeep/memory/sessions/*.l2.json"); l2 == "" {
 		t.Errorf("no L2 file for session 1: the memory waiting for the commit is missing")
+	}
+	// Only the setup memkeep init left for the person to commit shows.
+	if ms := p.memoryStatus(); len(ms) != 1 || ms[0] != "?? .claude/memory/.gitattributes" {
+		t.Errorf("the memory waiting for the commit shows in git status: %q", ms)
 	}
 
 	// The lock goes away (the git command finished); the next session

@@ -93,8 +93,32 @@ func readGitFile(p string) (string, error) {
 	return filepath.Clean(gd), nil
 }
 
-// MemoryDir is the committed memory folder.
-func (l Layout) MemoryDir() string { return filepath.Join(l.Root, filepath.FromSlash(MemoryRel)) }
+// MemoryDir is where memkeep reads and writes its memory: a private copy
+// of the committed memory folder under the git dir (the "shadow"). Hooks
+// append to it between commits, so the tracked files in the work tree
+// change only inside memkeep's own commit, which writes the shadow's files
+// there, their index entries and the branch together (gitstore.Commit).
+// Until then `git status`, stash, rebase and pull never see memkeep's
+// work in progress. Recall and the session context read the shadow, so
+// they see memory as soon as it is written.
+func (l Layout) MemoryDir() string { return filepath.Join(l.StateDir(), "memory") }
+
+// WorkMemoryDir is the committed memory folder in the work tree: what git
+// tracks, what a reviewer reads, and what the user may edit.
+func (l Layout) WorkMemoryDir() string {
+	return filepath.Join(l.Root, filepath.FromSlash(MemoryRel))
+}
+
+// Initialised reports whether memkeep is set up in the project: the work
+// tree has a memory folder (memkeep init, or a clone of a project that
+// has one) or memkeep already keeps a shadow of it.
+func (l Layout) Initialised() bool {
+	if fi, err := os.Stat(l.WorkMemoryDir()); err == nil && fi.IsDir() {
+		return true
+	}
+	fi, err := os.Stat(l.MemoryDir())
+	return err == nil && fi.IsDir()
+}
 
 // SessionsDir holds the L1 and L2 files of every session.
 func (l Layout) SessionsDir() string { return filepath.Join(l.MemoryDir(), "sessions") }
@@ -111,8 +135,13 @@ func (l Layout) ConceptsFile() string { return filepath.Join(l.MemoryDir(), "con
 // DigestFile is the rendered memory.md.
 func (l Layout) DigestFile() string { return filepath.Join(l.MemoryDir(), "memory.md") }
 
-// ConfigFile is the optional config.yaml.
-func (l Layout) ConfigFile() string { return filepath.Join(l.MemoryDir(), "config.yaml") }
+// ConfigFile is the optional config.yaml. It is the user's file, read from
+// the work tree so that an edit takes effect before it is committed.
+func (l Layout) ConfigFile() string { return filepath.Join(l.WorkMemoryDir(), "config.yaml") }
+
+// ProjectFile is the optional project.md, the human-written description
+// of the project, read from the work tree like config.yaml.
+func (l Layout) ProjectFile() string { return filepath.Join(l.WorkMemoryDir(), "project.md") }
 
 // StateDir is memkeep's local state under the git dir: offsets, counters,
 // locks, caches, deferred work. It is per worktree, because sessions and
@@ -152,7 +181,18 @@ func (l Layout) L2File(base string) string { return filepath.Join(l.SessionsDir(
 
 // Rel turns an absolute path under Root into a repo-relative slash path. ok
 // is false when p is outside the work tree.
+//
+// A path in the shadow (MemoryDir) is named by the path it has in the
+// work tree, .claude/memory/…, which is where it is committed.
 func (l Layout) Rel(p string) (rel string, ok bool) {
+	if l.GitDir != "" {
+		if r, err := filepath.Rel(l.MemoryDir(), p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			if r == "." {
+				return MemoryRel, true
+			}
+			return MemoryRel + "/" + filepath.ToSlash(r), true
+		}
+	}
 	r, err := filepath.Rel(l.Root, p)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", false
@@ -175,9 +215,10 @@ var ErrSymlink = errors.New("symbolic link in the memory folder")
 // calls, paid by every hook.
 func (l Layout) CheckLinks() error {
 	for _, p := range [...]string{
-		filepath.Join(l.Root, ".claude"), l.MemoryDir(), l.SessionsDir(), l.StreamDir(),
-		l.FactsFile(), l.ConceptsFile(), l.DigestFile(), l.ConfigFile(),
-		filepath.Join(l.MemoryDir(), "project.md"), filepath.Join(l.MemoryDir(), ".gitattributes"),
+		filepath.Join(l.Root, ".claude"), l.WorkMemoryDir(), l.ConfigFile(), l.ProjectFile(),
+		filepath.Join(l.WorkMemoryDir(), "sessions"), filepath.Join(l.WorkMemoryDir(), "stream"),
+		l.StateDir(), l.MemoryDir(), l.SessionsDir(), l.StreamDir(),
+		l.FactsFile(), l.ConceptsFile(), l.DigestFile(), filepath.Join(l.MemoryDir(), ".gitattributes"),
 	} {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			return l.LinkError(p)
@@ -190,8 +231,8 @@ func (l Layout) CheckLinks() error {
 // follow, where it points, and what to do.
 func (l Layout) LinkError(p string) error {
 	name := p
-	if rel, err := filepath.Rel(l.Root, p); err == nil {
-		name = filepath.ToSlash(rel)
+	if rel, ok := l.Rel(p); ok {
+		name = rel
 	}
 	target, _ := os.Readlink(p)
 	return fmt.Errorf("%s is a symbolic link (to %s): memkeep never follows links in the memory folder, so nothing outside the repository is read, written or committed; replace it with a real folder or file: %w", name, target, ErrSymlink)
@@ -213,17 +254,19 @@ func (l Layout) CheckAllLinks() error {
 	if err := l.CheckLinks(); err != nil {
 		return err
 	}
-	err := filepath.WalkDir(l.MemoryDir(), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+	for _, dir := range []string{l.WorkMemoryDir(), l.MemoryDir()} {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				return l.LinkError(p)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			return l.LinkError(p)
-		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
 	}
-	return err
+	return nil
 }

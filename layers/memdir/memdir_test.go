@@ -33,8 +33,12 @@ func TestFindFromASubfolderAndALinkedWorktree(t *testing.T) {
 	if err != nil || l.Root != main || l.GitDir != filepath.Join(main, ".git") || l.CommonDir != l.GitDir {
 		t.Fatalf("main work tree: %+v, %v", l, err)
 	}
-	if l.MemoryDir() != filepath.Join(main, ".claude", "memory") || l.StateDir() != filepath.Join(main, ".git", "memkeep") {
-		t.Fatalf("paths: %s %s", l.MemoryDir(), l.StateDir())
+	if l.WorkMemoryDir() != filepath.Join(main, ".claude", "memory") || l.StateDir() != filepath.Join(main, ".git", "memkeep") ||
+		l.MemoryDir() != filepath.Join(main, ".git", "memkeep", "memory") {
+		t.Fatalf("paths: %s %s %s", l.WorkMemoryDir(), l.StateDir(), l.MemoryDir())
+	}
+	if rel, ok := l.Rel(l.FactsFile()); !ok || rel != ".claude/memory/facts.json" {
+		t.Fatalf("the copy's facts.json is named %q (%v), want the path git records", rel, ok)
 	}
 
 	wt := filepath.Join(root, "wt")

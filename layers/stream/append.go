@@ -34,7 +34,9 @@ func MonthFile(t time.Time) string { return t.UTC().Format("2006-01") + ".jsonl"
 // stopped while holding it; Append then writes without it (see Append).
 const lockWait = 100 * time.Millisecond
 
-func lockPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "stream.lock") }
+// LockPath is the lock stream writers take for an append, and whoever
+// rewrites a stream file (the archive, a merge into memkeep's state).
+func LockPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "stream.lock") }
 
 // Append writes ev as one line at the end of the file of its month and
 // returns the event as stored: with its id, its time (now when zero, cut to
@@ -68,7 +70,7 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 	line := appendEvent(make([]byte, 0, 192+len(ev.Summary)+len(ev.Content)), ev)
 	line = append(line, '\n')
 
-	lk, lerr := filelock.Acquire(lockPath(l), lockWait)
+	lk, lerr := filelock.Acquire(LockPath(l), lockWait)
 	if lerr == nil {
 		defer lk.Unlock()
 	}

@@ -61,7 +61,7 @@ type ArchiveResult struct {
 func Archive(l memdir.Layout, o ArchiveOptions) (ArchiveResult, error) {
 	var res ArchiveResult
 	if !o.DryRun {
-		lk, err := filelock.Acquire(lockPath(l), 5*time.Second)
+		lk, err := filelock.Acquire(LockPath(l), 5*time.Second)
 		if err != nil {
 			return res, fmt.Errorf("archive: %w (another memkeep is writing the stream; try again)", err)
 		}

@@ -1,0 +1,309 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/memkeep/memkeep/gitstore/internal/repo"
+	"github.com/memkeep/memkeep/gitstore/merge"
+	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/filelock"
+	"github.com/memkeep/memkeep/layers/memdir"
+	"github.com/memkeep/memkeep/layers/stream"
+)
+
+// memkeep writes memory into a shadow of the memory folder under the git
+// dir (memdir.Layout.MemoryDir) and copies it into the work tree only in
+// its own commit. The shadow is to HEAD's memory what a work tree is to
+// HEAD: it starts from it and holds what is not committed yet. When HEAD's
+// memory changes by other means (a pull, a merge, a checkout of another
+// branch, the user's own commit of a memory file), Sync carries that
+// change into the shadow with the merge driver's rules, keeping what is
+// not committed yet, as git carries local changes across a checkout.
+
+// shadowBase is the commit and memory tree the shadow was last reconciled
+// with, kept in memory-base under the state dir.
+type shadowBase struct {
+	Commit plumbing.Hash
+	Tree   plumbing.Hash
+}
+
+func basePath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "memory-base") }
+
+func readBase(l memdir.Layout) (shadowBase, bool) {
+	b, err := os.ReadFile(basePath(l))
+	if err != nil {
+		return shadowBase{}, false
+	}
+	c, t, ok := strings.Cut(strings.TrimSpace(string(b)), " ")
+	if !ok || len(c) != 40 || len(t) != 40 {
+		return shadowBase{}, false
+	}
+	return shadowBase{plumbing.NewHash(c), plumbing.NewHash(t)}, true
+}
+
+func writeBase(l memdir.Layout, b shadowBase) error {
+	return atomicfile.WriteFile(basePath(l), []byte(b.Commit.String()+" "+b.Tree.String()+"\n"), 0o644)
+}
+
+// Sync brings the shadow up to date with HEAD's memory: what a pull, a
+// merge, a checkout or the user's own commit changed there is merged into
+// it, and a user's edit of memory.md in the work tree is taken in (it is
+// read back into the memory files by the next consolidation). It waits
+// while HEAD is detached or a rebase, merge, cherry-pick or revert is in
+// progress: HEAD is then not the branch the memory belongs to. Cheap when
+// nothing changed (HEAD is the commit last reconciled).
+func Sync(l memdir.Layout) error {
+	if err := l.PrepareShadow(); err != nil {
+		return err
+	}
+	r, err := repo.Open(l.GitDir, l.CommonDir)
+	if err != nil {
+		return nil // no repository to follow: the shadow is the memory
+	}
+	defer r.Close()
+	lk, err := filelock.Acquire(filepath.Join(l.StateDir(), "commit.lock"), 5*time.Second)
+	if err != nil {
+		return nil // a commit is running, and syncs first
+	}
+	defer lk.Unlock()
+	_, err = syncShadow(l, r)
+	return err
+}
+
+// syncShadow is Sync under commit.lock. It returns HEAD's memory tree.
+func syncShadow(l memdir.Layout, r *repo.Repo) (plumbing.Hash, error) {
+	head, err := r.ReadHead()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	var mem plumbing.Hash
+	if !head.Hash.IsZero() {
+		c, err := r.Commit(head.Hash)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if mem, err = r.SubtreeAt(c.TreeHash, memRel); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if inProgress(l.GitDir) != "" || head.Detached() {
+		return mem, nil
+	}
+	if err := adoptDigestEdit(l, r, mem); err != nil {
+		return mem, err
+	}
+	base, ok := readBase(l)
+	if ok && base.Commit == head.Hash {
+		return mem, nil
+	}
+	if ok && base.Tree != mem {
+		if err := mergeInbound(l, r, base.Tree, mem); err != nil {
+			return mem, err
+		}
+	}
+	// Without a base (the shadow was just copied from the work tree, which
+	// held HEAD's memory and memkeep's uncommitted changes) the shadow is
+	// taken as based on HEAD.
+	return mem, writeBase(l, shadowBase{head.Hash, mem})
+}
+
+// treeFile is one file of a memory tree, by its path under the memory
+// folder.
+type treeFile struct {
+	hash plumbing.Hash
+	mode filemode.FileMode
+}
+
+// flatten lists the files of a tree by slash path.
+func flatten(r *repo.Repo, tree plumbing.Hash, prefix string, out map[string]treeFile) error {
+	ents, err := r.Tree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p := path.Join(prefix, e.Name)
+		switch e.Mode {
+		case filemode.Dir:
+			if err := flatten(r, e.Hash, p, out); err != nil {
+				return err
+			}
+		case filemode.Submodule:
+		default:
+			out[p] = treeFile{e.Hash, e.Mode}
+		}
+	}
+	return nil
+}
+
+// mergeInbound carries the change from HEAD's memory as last reconciled
+// (from) to HEAD's memory now (to) into the shadow, file by file, keeping
+// the shadow's own changes: the three-way merge of the merge driver, with
+// from as the base, the shadow as ours and HEAD as theirs.
+func mergeInbound(l memdir.Layout, r *repo.Repo, from, to plumbing.Hash) error {
+	var changes []fileDiff
+	if err := diffTrees(r, from, to, "", &changes); err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range changes {
+		if err := mergeShadowFile(l, r, c.rel, treeFile{hash: c.old}, treeFile{hash: c.new}); err != nil {
+			errs = append(errs, fmt.Errorf("%s/%s: %w", memRel, c.rel, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func mergeShadowFile(l memdir.Layout, r *repo.Repo, rel string, from, to treeFile) error {
+	p := filepath.Join(l.MemoryDir(), filepath.FromSlash(rel))
+	var base, theirs []byte
+	var err error
+	if !from.hash.IsZero() {
+		if base, err = r.Blob(from.hash); err != nil {
+			return err
+		}
+	}
+	if !to.hash.IsZero() {
+		if theirs, err = r.Blob(to.hash); err != nil {
+			return err
+		}
+	}
+	if strings.HasPrefix(rel, "stream/") {
+		// Stream appends run concurrently; a rewrite waits for them.
+		if lk, err := filelock.Acquire(stream.LockPath(l), 5*time.Second); err == nil {
+			defer lk.Unlock()
+		}
+	}
+	ours, oerr := readNoFollow(l, p)
+	if oerr != nil && !errors.Is(oerr, fs.ErrNotExist) {
+		return oerr
+	}
+	oursExists := oerr == nil
+	var out []byte
+	keep := true
+	switch {
+	case !oursExists && from.hash.IsZero():
+		out, keep = theirs, !to.hash.IsZero() // new in HEAD
+	case !oursExists:
+		out, keep = theirs, !to.hash.IsZero() // memkeep removed it (archived); HEAD changed it: nothing is lost
+	case to.hash.IsZero():
+		if bytes.Equal(ours, base) {
+			keep = false // removed in HEAD, unchanged here
+		} else {
+			out = ours // changed here: kept
+		}
+	case bytes.Equal(ours, base):
+		out = theirs
+	case bytes.Equal(ours, theirs):
+		return nil
+	default:
+		out = mergeBoth(rel, base, ours, theirs)
+	}
+	if !keep {
+		if oursExists {
+			return os.Remove(p)
+		}
+		return nil
+	}
+	if oursExists && bytes.Equal(out, ours) {
+		return nil
+	}
+	if oursExists && len(out) > len(ours) && bytes.HasPrefix(out, ours) {
+		// Only lines added at the end: appended, so that a hook appending
+		// to the same file meanwhile loses nothing.
+		f, err := l.OpenNoFollow(p, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		_, werr := f.Write(out[len(ours):])
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		return werr
+	}
+	perm := os.FileMode(0o644)
+	if to.mode == filemode.Executable {
+		perm = 0o755
+	}
+	return atomicfile.WriteFile(p, out, perm)
+}
+
+// mergeBoth merges a file both HEAD and the shadow changed: records by id
+// for the JSON and JSONL files; the shadow's memory.md, which memkeep
+// renders again from the merged files; HEAD's version of a person's file
+// (config.yaml, project.md), which people change through git.
+func mergeBoth(rel string, base, ours, theirs []byte) []byte {
+	if strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".jsonl") {
+		if out, err := merge.MergeFile(memRel+"/"+rel, base, ours, theirs); err == nil {
+			return out
+		}
+	}
+	if rel == "memory.md" {
+		return ours
+	}
+	return theirs
+}
+
+func readNoFollow(l memdir.Layout, p string) ([]byte, error) {
+	f, err := l.OpenNoFollow(p, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil {
+		buf.Grow(int(fi.Size()))
+	}
+	_, err = buf.ReadFrom(f)
+	return buf.Bytes(), err
+}
+
+// adoptDigestEdit takes a person's edit of memory.md in the work tree into
+// the shadow, where the next consolidation reads it back into the memory
+// files (consolidate's digest edits) and renders memory.md again. Only
+// memory.md: the other memory files a person edits by hand are left to
+// them, and come in when they commit them.
+func adoptDigestEdit(l memdir.Layout, r *repo.Repo, mem plumbing.Hash) error {
+	wt := filepath.Join(l.WorkMemoryDir(), "memory.md")
+	fi, err := os.Lstat(wt)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	ix, idxMtime, err := readIndex(l.GitDir)
+	if err != nil {
+		return nil
+	}
+	var committed treeFile
+	if ents, err := r.Tree(mem); err == nil {
+		for _, te := range ents {
+			if te.Name == "memory.md" {
+				committed = treeFile{te.Hash, te.Mode}
+			}
+		}
+	}
+	e, inIndex := ix.Find(memRel + "/memory.md")
+	if inIndex && e.Hash() == committed.hash && reusable(e, e.Mode(), statOf(fi), idxMtime) {
+		return nil // as committed
+	}
+	have, err := os.ReadFile(wt)
+	if err != nil {
+		return nil
+	}
+	if !committed.hash.IsZero() && repo.HashObject(plumbing.BlobObject, have) == committed.hash {
+		return nil
+	}
+	if shadow, err := readNoFollow(l, l.DigestFile()); err == nil && bytes.Equal(shadow, have) {
+		return nil
+	}
+	return atomicfile.WriteFile(l.DigestFile(), have, 0o644)
+}

@@ -1,0 +1,280 @@
+package gitstore
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// memStatus is `git status --porcelain` for the memory folder only.
+func memStatus(t testing.TB, dir string) string {
+	t.Helper()
+	return git(t, dir, "status", "--porcelain", "--untracked-files=all", "--", ".claude/memory")
+}
+
+func readWork(t testing.TB, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestMemoryWaitsOutsideTheWorkTree: what memkeep writes between commits
+// never shows in git status, so stash, rebase and pull work while hooks
+// fire; its commit writes the files, their index entries and the branch
+// together, leaving the memory folder clean.
+func TestMemoryWaitsOutsideTheWorkTree(t *testing.T) {
+	l := newRepo(t)
+	writeMemory(t, l.Root)
+	mustCommit(t, l, Options{})
+	if s := memStatus(t, l.Root); s != "" {
+		t.Fatalf("memory not clean after the commit:\n%s", s)
+	}
+	if got := readWork(t, l.Root, ".claude/memory/facts.json"); got != factsV1 {
+		t.Fatalf("the commit did not write the work tree: %q", got)
+	}
+
+	// A session goes on: memory changes, the user works with git.
+	write(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+	appendShadow(t, l.Root, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l1.jsonl", `{"ts":"2026-01-01T12:01:00Z","k":"text","off":1,"text":"more"}`+"\n")
+	if s := memStatus(t, l.Root); s != "" {
+		t.Fatalf("pending memory shows in git status:\n%s", s)
+	}
+	write(t, l.Root, "src/a.go", "package a\n\n// changed\n")
+	git(t, l.Root, "stash")
+	git(t, l.Root, "stash", "pop")
+	git(t, l.Root, "commit", "-q", "-am", "user work")
+	git(t, l.Root, "checkout", "-q", "-b", "topic", "HEAD~1")
+	write(t, l.Root, "src/b.go", "package a\n\nvar B = 2\n")
+	git(t, l.Root, "commit", "-q", "-am", "topic work")
+	if out, ok := gitOK(l.Root, "rebase", "main"); !ok {
+		t.Fatalf("git rebase with memory pending: %s", out)
+	}
+
+	res := mustCommit(t, layoutOf(t, l.Root), Options{})
+	if res.Status != Committed {
+		t.Fatalf("%+v", res)
+	}
+	if s := git(t, l.Root, "status", "--porcelain", "--untracked-files=all"); s != "" {
+		t.Fatalf("status after the memory commit:\n%s", s)
+	}
+	if got := git(t, l.Root, "show", "HEAD:.claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l1.jsonl"); !strings.Contains(got, `"more"`) {
+		t.Fatalf("the pending L1 line was not committed:\n%s", got)
+	}
+	if got := readWork(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json"); got != l2("x-0000000b") {
+		t.Fatalf("work tree: %q", got)
+	}
+	fsck(t, l.Root)
+}
+
+func appendShadow(t testing.TB, root, rel, data string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(shadowPath(t, root, rel))), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPersonsEditIsNeverOverwritten: a memory file a person changed in the
+// work tree (or an untracked file where memkeep would write one) is held:
+// the memory commit records HEAD's version of it, leaves the file and its
+// index entry alone, and commits the rest. Once the person commits the
+// edit, memkeep merges it with its own change to the same file.
+func TestPersonsEditIsNeverOverwritten(t *testing.T) {
+	l := newRepo(t)
+	writeMemory(t, l.Root)
+	mustCommit(t, l, Options{})
+
+	edited := strings.Replace(factsV1, "always run go vet", "always run go vet -all", 1)
+	writeWork(t, l.Root, ".claude/memory/facts.json", edited)
+	writeWork(t, l.Root, ".claude/memory/sessions/notes.txt", "mine\n")
+	write(t, l.Root, ".claude/memory/sessions/notes.txt", "memkeep's\n")
+	write(t, l.Root, ".claude/memory/facts.json", strings.Replace(factsV1, "    }\n  ]", `    },
+    {
+      "id": "r-00000002",
+      "text": "never edit generated files",
+      "confidence": 1,
+      "contradictions": 0,
+      "updated": "2026-01-02T00:00:00Z"
+    }
+  ]`, 1))
+	write(t, l.Root, ".claude/memory/memory.md", "# Memory\nnewer\n")
+
+	res := mustCommit(t, l, Options{})
+	if res.Status != Committed {
+		t.Fatalf("%+v", res)
+	}
+	if got := readWork(t, l.Root, ".claude/memory/facts.json"); got != edited {
+		t.Fatalf("the person's edit was overwritten:\n%s", got)
+	}
+	if got := readWork(t, l.Root, ".claude/memory/sessions/notes.txt"); got != "mine\n" {
+		t.Fatalf("an untracked file was overwritten: %q", got)
+	}
+	if got := git(t, l.Root, "show", "HEAD:.claude/memory/facts.json"); got != factsV1 {
+		t.Fatalf("the commit recorded a held file:\n%s", got)
+	}
+	if got := git(t, l.Root, "show", "HEAD:.claude/memory/memory.md"); got != "# Memory\nnewer\n" {
+		t.Fatalf("the rest was not committed: %q", got)
+	}
+	if s := memStatus(t, l.Root); s != " M .claude/memory/facts.json\n?? .claude/memory/sessions/notes.txt\n" {
+		t.Fatalf("status:\n%s", s)
+	}
+
+	// The person commits the edit; memkeep merges both changes.
+	os.Remove(filepath.Join(l.Root, ".claude/memory/sessions/notes.txt"))
+	git(t, l.Root, "commit", "-q", "-am", "reword a rule")
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	shadow, err := os.ReadFile(l.FactsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(shadow), "go vet -all") || !strings.Contains(string(shadow), "r-00000002") {
+		t.Fatalf("the person's commit and memkeep's change were not merged:\n%s", shadow)
+	}
+	res = mustCommit(t, l, Options{})
+	if res.Status != Committed || !strings.Contains(git(t, l.Root, "show", "HEAD:.claude/memory/facts.json"), "r-00000002") {
+		t.Fatalf("%+v", res)
+	}
+	if s := memStatus(t, l.Root); s != "" {
+		t.Fatalf("status:\n%s", s)
+	}
+}
+
+// TestSyncFollowsCheckoutAndPull: memory that comes into HEAD by a pull or
+// a checkout of another branch is merged into what memkeep holds, and what
+// it had not committed yet is kept.
+func TestSyncFollowsCheckoutAndPull(t *testing.T) {
+	up := newRepo(t)
+	writeMemory(t, up.Root)
+	mustCommit(t, up, Options{})
+	clone := t.TempDir()
+	git(t, up.Root, "clone", "-q", up.Root, clone)
+	git(t, clone, "config", "user.name", "Clone User")
+	git(t, clone, "config", "user.email", "clone@example.com")
+	cl := layoutOf(t, clone)
+
+	// Upstream remembers a session; the clone has one of its own pending.
+	write(t, up.Root, ".claude/memory/sessions/2026-02-01_1000_upupupup.l2.json", l2("x-000000u1"))
+	mustCommit(t, up, Options{})
+	if err := Sync(cl); err != nil {
+		t.Fatal(err)
+	}
+	write(t, clone, ".claude/memory/sessions/2026-02-02_1000_clclclcl.l2.json", l2("x-000000c1"))
+	if out, ok := gitOK(clone, "pull", "-q", "--rebase"); !ok {
+		t.Fatalf("git pull --rebase with memory pending: %s", out)
+	}
+	if err := Sync(cl); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"2026-02-01_1000_upupupup.l2.json", "2026-02-02_1000_clclclcl.l2.json"} {
+		if _, err := os.Stat(filepath.Join(cl.SessionsDir(), name)); err != nil {
+			t.Fatalf("%s missing after the pull: %v", name, err)
+		}
+	}
+	res := mustCommit(t, cl, Options{})
+	if res.Status != Committed || !strings.Contains(res.Subject, "session") {
+		t.Fatalf("%+v", res)
+	}
+	if files := git(t, clone, "ls-tree", "-r", "--name-only", "HEAD", ".claude/memory/sessions"); strings.Count(files, "\n") != 4 {
+		t.Fatalf("sessions after the commit:\n%s", files)
+	}
+
+	// A branch without the upstream session: the checkout takes it away,
+	// what is pending stays.
+	git(t, clone, "checkout", "-q", "-b", "old", "HEAD~2")
+	git(t, clone, "checkout", "-q", "-b", "work")
+	write(t, clone, ".claude/memory/sessions/2026-02-03_1000_wkwkwkwk.l2.json", l2("x-000000w1"))
+	if err := Sync(cl); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cl.SessionsDir(), "2026-02-01_1000_upupupup.l2.json")); err == nil {
+		t.Fatal("a session of another branch stayed after the checkout")
+	}
+	if _, err := os.Stat(filepath.Join(cl.SessionsDir(), "2026-02-03_1000_wkwkwkwk.l2.json")); err != nil {
+		t.Fatal("pending memory was lost in the checkout")
+	}
+}
+
+// TestDigestEditIsTakenIn: a person's edit of memory.md in the work tree
+// reaches the copy memkeep reads, where the consolidation carries it into
+// the memory files.
+func TestDigestEditIsTakenIn(t *testing.T) {
+	l := newRepo(t)
+	writeMemory(t, l.Root)
+	mustCommit(t, l, Options{})
+	writeWork(t, l.Root, ".claude/memory/memory.md", "# Memory\n- rule: a new rule\n")
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(l.DigestFile()); string(b) != "# Memory\n- rule: a new rule\n" {
+		t.Fatalf("memory.md edit not taken in: %q", b)
+	}
+}
+
+// TestUserCommitWithEditorOpenSucceeds: while a person's `git commit` waits
+// on its editor (git holds no lock then), a memory commit waits too, so
+// that the person's commit is not refused for a branch that moved; once it
+// is done, the memory commit lands on top of it.
+func TestUserCommitWithEditorOpenSucceeds(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cwd"); err != nil {
+		t.Skip("no /proc: git processes cannot be seen here")
+	}
+	l := newRepo(t)
+	writeMemory(t, l.Root)
+	mustCommit(t, l, Options{})
+	write(t, l.Root, ".claude/memory/sessions/2026-01-05_0900_eeeeeeee.l2.json", l2("x-000000e1"))
+
+	gate := filepath.Join(t.TempDir(), "editor-may-close")
+	opened := filepath.Join(t.TempDir(), "editor-opened")
+	editor := filepath.Join(t.TempDir(), "editor.sh")
+	script := "#!/bin/sh\n: > '" + opened + "'\nwhile [ ! -e '" + gate + "' ]; do sleep 0.02; done\necho 'the user commit' > \"$1\"\n"
+	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeWork(t, l.Root, "src/a.go", "package a\n\n// edited\n")
+	git(t, l.Root, "add", "src/a.go")
+	cmd := gitCmd(l.Root, "commit")
+	cmd.Env = append(cmd.Env, "GIT_EDITOR="+editor)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if _, err := os.Stat(opened); err == nil {
+			break
+		}
+		if i > 500 {
+			t.Fatal("the editor never opened")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	res, err := Commit(l, Options{})
+	if err != nil || res.Status != Deferred || !strings.Contains(res.Reason, "git commit") {
+		t.Errorf("memory commit with the editor open: %+v %v; want deferred, naming git commit", res, err)
+	}
+	os.WriteFile(gate, nil, 0o644)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the user's commit failed: %v\n%s", err, out.String())
+	}
+	if got := git(t, l.Root, "log", "-1", "--format=%s"); got != "the user commit\n" {
+		t.Fatalf("HEAD is %q", got)
+	}
+	if res := mustCommit(t, l, Options{}); res.Status != Committed {
+		t.Fatalf("after the user's commit: %+v", res)
+	}
+	if got := git(t, l.Root, "log", "-2", "--format=%s"); !strings.HasPrefix(got, "memory:") || !strings.HasSuffix(got, "the user commit\n") {
+		t.Fatalf("history:\n%s", got)
+	}
+	fsck(t, l.Root)
+}
