@@ -103,6 +103,10 @@ type Options struct {
 	// with git could make their next command fail. Hooks and background
 	// runs set it; a person's own `memkeep commit` does not.
 	Quiet time.Duration
+	// Auto marks a commit memkeep makes on its own initiative (hooks,
+	// background runs): a change of the event stream alone waits for a
+	// commit that carries memory, instead of making one of its own.
+	Auto bool
 	// LockWait bounds the wait for another memkeep process committing in
 	// the same work tree; zero means 5 s. Git's own index.lock is only
 	// retried for a few tens of milliseconds.
@@ -820,11 +824,27 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 		return res, nil
 	}
 
+	if o.Auto {
+		var changes []fileDiff
+		if err := diffTrees(r, oldMem, memTree, "", &changes); err != nil {
+			return Result{}, err
+		}
+		if !slices.ContainsFunc(changes, func(c fileDiff) bool { return !strings.HasPrefix(c.rel, "stream/") }) {
+			if err := writeIndex(); err != nil {
+				return Result{}, err
+			}
+			res.Status, res.Reason = Waiting, "only events changed: they go with the next commit of memory"
+			return res, nil
+		}
+	}
 	newRoot, err := splice(r, oldRoot, strings.Split(memRel, "/"), memTree)
 	if err != nil {
 		return Result{}, err
 	}
 	subject := rev.Subject()
+	if o.Message == "" {
+		o.Body = strings.TrimSpace(rev.Counts() + "\n\n" + o.Body)
+	}
 	an, ae := r.Config.Identity("author")
 	cn, ce := r.Config.Identity("committer")
 	now := repo.Now()

@@ -56,7 +56,7 @@ func TestCommitLeavesUserWorkAlone(t *testing.T) {
 		t.Fatalf("settings.json lost: %q", got)
 	}
 	msg := git(t, dir, "log", "-1", "--format=%B")
-	if !strings.HasPrefix(msg, "memory: +2 exchanges, +1 session, concept \"auth\" added, +1 rule\n") ||
+	if !strings.HasPrefix(msg, "memory: rule \"always run go vet\", 2 exchanges on auth\n\n+2 exchanges, +1 session, concept \"auth\" added, +1 rule\n") ||
 		!strings.Contains(msg, "\nMemkeep-Session: 258c7280\n") {
 		t.Fatalf("message:\n%s", msg)
 	}
@@ -88,7 +88,7 @@ func TestCommitLeavesUserWorkAlone(t *testing.T) {
       "updated": "2026-01-02T00:00:00Z"
     }`, 1))
 	res = mustCommit(t, l, Options{})
-	if res.Status != Committed || res.Subject != "memory: +1 rule" {
+	if res.Status != Committed || res.Subject != `memory: rule "never push on friday"` {
 		t.Fatalf("second commit %+v", res)
 	}
 	head := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
@@ -125,7 +125,7 @@ func TestCommitModes(t *testing.T) {
 	if res.Status != Committed || res.Subject != "remember things" {
 		t.Fatalf("auto: %+v", res)
 	}
-	if body := git(t, l.Root, "log", "-1", "--format=%b"); !strings.HasPrefix(body, "memory: +2 exchanges") {
+	if body := git(t, l.Root, "log", "-1", "--format=%b"); !strings.HasPrefix(body, `memory: rule "always run go vet", 2 exchanges on auth`) {
 		t.Fatalf("summary not in body: %q", body)
 	}
 	if s := git(t, l.Root, "status", "--porcelain"); s != "" {

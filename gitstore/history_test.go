@@ -24,7 +24,7 @@ func TestLogAndDiff(t *testing.T) {
 	if len(log) != 2 || log[0].Hash != second.Commit || log[1].Hash != first.Commit {
 		t.Fatalf("log %+v", log)
 	}
-	if log[0].Subject != "memory: +3 exchanges, +1 session, 1 rule updated" || log[0].Sessions[0] != "s-two" {
+	if log[0].Subject != `memory: rule "always run go vet and staticcheck" updated, 3 exchanges` || log[0].Sessions[0] != "s-two" {
 		t.Fatalf("entry %+v", log[0])
 	}
 

@@ -67,9 +67,98 @@ func (rv *Review) paths() []string {
 	return out
 }
 
-// Subject is the one-line per-layer summary used as commit subject, e.g.
-// `memory: +3 exchanges, +1 session, concept "auth" updated, +1 rule`.
+// subjectWidth is the length a commit subject is kept within (git's
+// one-line log, a pull request's list of commits).
+const subjectWidth = 72
+
+// Subject says what changed in words a reviewer reads, the most telling
+// first, within subjectWidth: `memory: rule "Always run make lint", 2
+// exchanges on inventory-stock`. The counts of every layer are in Counts.
 func (rv *Review) Subject() string {
+	// Each part has a long form and a shorter one for a crowded line.
+	var parts [][2]string
+	add := func(long, short string) { parts = append(parts, [2]string{long, short}) }
+	named := func(c Changes, kind, kinds string) {
+		n := len(c.Added) + len(c.Changed) + len(c.Removed)
+		counted := fmt.Sprintf("%d %s", n, plural(n, kind, kinds))
+		switch {
+		case n == 0:
+		case len(c.Added) == 1 && n == 1:
+			add(fmt.Sprintf("%s %q", kind, short(c.Added[0].Title, 36)), counted)
+		case len(c.Changed) == 1 && n == 1:
+			add(fmt.Sprintf("%s %q updated", kind, short(c.Changed[0].Title, 36)), counted+" updated")
+		case len(c.Removed) == 1 && n == 1:
+			add(fmt.Sprintf("%s %q forgotten", kind, short(c.Removed[0].Title, 36)), counted+" forgotten")
+		default:
+			var bits []string
+			if k := len(c.Added); k > 0 {
+				bits = append(bits, fmt.Sprintf("%d new", k))
+			}
+			if k := len(c.Changed); k > 0 {
+				bits = append(bits, fmt.Sprintf("%d updated", k))
+			}
+			if k := len(c.Removed); k > 0 {
+				bits = append(bits, fmt.Sprintf("%d forgotten", k))
+			}
+			add(kinds+" "+strings.Join(bits, ", "), counted)
+		}
+	}
+	named(rv.Rules, "rule", "rules")
+	named(rv.Solutions, "solution", "solutions")
+	named(rv.CoreLogic, "core logic", "core logic")
+	// The exchanges are told by the concepts they went to.
+	var topics []string
+	for _, it := range append(append([]Item(nil), rv.Concepts.Added...), rv.Concepts.Changed...) {
+		if len(topics) < 2 {
+			topics = append(topics, short(it.Title, 30))
+		}
+	}
+	n := len(rv.Exchanges)
+	counted := fmt.Sprintf("%d %s", n, plural(n, "exchange", "exchanges"))
+	switch {
+	case n == 1 && len(topics) == 0:
+		add(fmt.Sprintf("exchange %q", short(rv.Exchanges[0].Title, 50)), counted)
+	case n > 0 && len(topics) > 0:
+		add(counted+" on "+strings.Join(topics, ", "), counted)
+	case n > 0:
+		add(counted, counted)
+	case len(topics) > 0:
+		add("concept "+strings.Join(topics, ", ")+" updated", "concepts updated")
+	}
+	if n := len(rv.Concepts.Removed); n > 0 {
+		c := fmt.Sprintf("%d %s forgotten", n, plural(n, "concept", "concepts"))
+		add(c, c)
+	}
+	if n := len(rv.Facts); n > 0 {
+		c := fmt.Sprintf("%d %s", n, plural(n, "fact", "facts"))
+		add(c, c)
+	}
+	if len(parts) == 0 && len(rv.Sessions) > 0 {
+		c := fmt.Sprintf("%d %s", len(rv.Sessions), plural(len(rv.Sessions), "session", "sessions"))
+		add(c, c)
+	}
+	if len(parts) == 0 && rv.Events > 0 {
+		c := fmt.Sprintf("%d %s", rv.Events, plural(rv.Events, "event", "events"))
+		add(c, c)
+	}
+	if len(parts) == 0 {
+		return "memory: " + rv.fileNames()
+	}
+	subject := "memory: " + parts[0][0]
+	for _, p := range parts[1:] {
+		switch {
+		case len(subject)+2+len(p[0]) <= subjectWidth:
+			subject += ", " + p[0]
+		case len(subject)+2+len(p[1]) <= subjectWidth:
+			subject += ", " + p[1]
+		}
+	}
+	return subject
+}
+
+// Counts is the per-layer count of the change, for the commit's body:
+// `+3 exchanges, +1 session, concept "auth" updated, +1 rule, +12 events`.
+func (rv *Review) Counts() string {
 	var parts []string
 	count := func(n int, one, many string) {
 		if n == 1 {
@@ -94,45 +183,61 @@ func (rv *Review) Subject() string {
 			}
 			return
 		}
-		plural := func(n int) string {
-			if n == 1 {
-				return one
-			}
-			return many
-		}
 		if n := len(c.Added); n > 0 {
-			parts = append(parts, fmt.Sprintf("+%d %s", n, plural(n)))
+			parts = append(parts, fmt.Sprintf("+%d %s", n, plural(n, one, many)))
 		}
 		if n := len(c.Changed); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s updated", n, plural(n)))
+			parts = append(parts, fmt.Sprintf("%d %s updated", n, plural(n, one, many)))
 		}
 		if n := len(c.Removed); n > 0 {
-			parts = append(parts, fmt.Sprintf("-%d %s", n, plural(n)))
+			parts = append(parts, fmt.Sprintf("-%d %s", n, plural(n, one, many)))
 		}
 	}
 	kind(rv.Concepts, "concept", "concepts", true)
 	kind(rv.Rules, "rule", "rules", false)
 	kind(rv.Solutions, "solution", "solutions", false)
 	kind(rv.CoreLogic, "core logic", "core logic", false)
-	if rv.Events == 1 {
-		parts = append(parts, "+1 event")
-	} else if rv.Events > 1 {
-		parts = append(parts, fmt.Sprintf("+%d events", rv.Events))
-	}
+	count(rv.Events, "event", "events")
 	if len(parts) == 0 {
-		var names []string
-		for _, f := range rv.Files {
-			names = append(names, path.Base(f.Path))
-		}
-		if len(names) == 0 {
-			return "memory: no change"
-		}
-		if len(names) > 3 {
-			names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
-		}
-		return "memory: update " + strings.Join(names, ", ")
+		return rv.fileNames()
 	}
-	return "memory: " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
+}
+
+// fileNames names the files changed, for a change no layer counts.
+func (rv *Review) fileNames() string {
+	var names []string
+	for _, f := range rv.Files {
+		names = append(names, path.Base(f.Path))
+	}
+	if len(names) == 0 {
+		return "no change"
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return "update " + strings.Join(names, ", ")
+}
+
+// eventsOnly reports whether the change adds stream events and nothing
+// else: no reason for a commit of its own.
+func (rv *Review) eventsOnly() bool {
+	if rv.Events == 0 {
+		return false
+	}
+	for _, f := range rv.Files {
+		if !strings.HasPrefix(f.Path, memRel+"/stream/") {
+			return false
+		}
+	}
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func short(s string, n int) string {

@@ -182,7 +182,7 @@ func TestSyncFollowsCheckoutAndPull(t *testing.T) {
 		}
 	}
 	res := mustCommit(t, cl, Options{})
-	if res.Status != Committed || !strings.Contains(res.Subject, "session") {
+	if res.Status != Committed || !strings.Contains(res.Subject, "exchange") {
 		t.Fatalf("%+v", res)
 	}
 	if files := git(t, clone, "ls-tree", "-r", "--name-only", "HEAD", ".claude/memory/sessions"); strings.Count(files, "\n") != 4 {
@@ -277,4 +277,31 @@ func TestUserCommitWithEditorOpenSucceeds(t *testing.T) {
 		t.Fatalf("history:\n%s", got)
 	}
 	fsck(t, l.Root)
+}
+
+// TestEventsAloneMakeNoCommit: a commit memkeep makes on its own (Auto)
+// never records stream events alone; they go with the next commit that
+// carries memory, whose subject says what a reviewer wants to know.
+func TestEventsAloneMakeNoCommit(t *testing.T) {
+	l := newRepo(t)
+	write(t, l.Root, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-00000001","time":"2026-01-01T10:00:00Z","summary":"one"}`+"\n")
+	head := git(t, l.Root, "rev-parse", "HEAD")
+	res := mustCommit(t, l, Options{Auto: true})
+	if res.Status != Waiting || git(t, l.Root, "rev-parse", "HEAD") != head {
+		t.Fatalf("events alone: %+v", res)
+	}
+	if s := memStatus(t, l.Root); s != "" {
+		t.Fatalf("status:\n%s", s)
+	}
+	writeMemory(t, l.Root)
+	res = mustCommit(t, l, Options{Auto: true})
+	if res.Status != Committed || res.Subject != `memory: rule "always run go vet", 2 exchanges on auth` {
+		t.Fatalf("with memory: %+v", res)
+	}
+	if got := git(t, l.Root, "show", "HEAD:.claude/memory/stream/2026-01.jsonl"); !strings.Contains(got, "e-00000001") {
+		t.Fatalf("the waiting events were not committed with the memory:\n%s", got)
+	}
+	if body := git(t, l.Root, "log", "-1", "--format=%b"); !strings.Contains(body, "+1 event") {
+		t.Fatalf("the counts are not in the body:\n%s", body)
+	}
 }

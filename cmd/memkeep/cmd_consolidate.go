@@ -134,7 +134,7 @@ func committing(c *cli.Command, s *streams) *cli.Command {
 			if os.Getenv("CLAUDECODE") != "" {
 				// The agent's command, inside a session whose hooks
 				// commit: the hooks' pace, not a commit per command.
-				o.MinInterval, o.Quiet = hookCommitInterval, gitQuiet
+				o.MinInterval, o.Quiet, o.Auto = hookCommitInterval, gitQuiet, true
 			}
 			res, err := gitstore.Commit(l, o)
 			switch {
@@ -161,7 +161,7 @@ func commitWhenQuiet(l memdir.Layout, mode, sessions string, s *streams) {
 	cfg, _ := config.Load(l.ConfigFile())
 	start := time.Now()
 	for {
-		res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: sessionTrailers(sessions), Scan: cfg.Scan, Quiet: gitQuiet})
+		res, err := gitstore.Commit(l, gitstore.Options{Mode: gitstore.Mode(mode), Trailers: sessionTrailers(sessions), Scan: cfg.Scan, Quiet: gitQuiet, Auto: true})
 		// A held index.lock is waited for briefly: a git command holds it
 		// for moments, a crashed one for good.
 		busy := (res.Status == gitstore.Waiting || res.Status == gitstore.Deferred && strings.Contains(res.Reason, "is running in this work tree")) &&

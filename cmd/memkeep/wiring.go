@@ -184,7 +184,7 @@ type gitAdapter struct{}
 
 func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, error) {
 	cfg, _ := config.Load(l.ConfigFile())
-	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan, MinInterval: hookCommitInterval, Quiet: gitQuiet}
+	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan, MinInterval: hookCommitInterval, Quiet: gitQuiet, Auto: true}
 	if sid != "" {
 		o.Trailers = []gitstore.Trailer{{Key: "Memkeep-Session", Value: sid}}
 	}
