@@ -3,6 +3,8 @@ package gitstore
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -41,6 +43,7 @@ func Log(l memdir.Layout, n int) ([]LogEntry, error) {
 		return nil, err
 	}
 	var out []LogEntry
+	shallow := shallowCommits(l)
 	h := head.Hash
 	for walked := 0; !h.IsZero() && len(out) < n && walked < maxLogWalk; walked++ {
 		c, err := r.Commit(h)
@@ -52,7 +55,8 @@ func Log(l memdir.Layout, n int) ([]LogEntry, error) {
 			return out, err
 		}
 		var parent, pmem plumbing.Hash
-		if len(c.ParentHashes) > 0 {
+		// A shallow clone's boundary commit has no parents here, as in git log.
+		if len(c.ParentHashes) > 0 && !shallow[h] {
 			parent = c.ParentHashes[0]
 			pc, err := r.Commit(parent)
 			if err != nil {
@@ -79,6 +83,22 @@ func Log(l memdir.Layout, n int) ([]LogEntry, error) {
 		h = parent
 	}
 	return out, nil
+}
+
+// shallowCommits are the boundary commits of a shallow clone, whose
+// parents the repository does not have.
+func shallowCommits(l memdir.Layout) map[plumbing.Hash]bool {
+	b, err := os.ReadFile(filepath.Join(l.CommonDir, "shallow"))
+	if err != nil {
+		return nil
+	}
+	out := map[plumbing.Hash]bool{}
+	for _, line := range strings.Fields(string(b)) {
+		if len(line) == 40 {
+			out[plumbing.NewHash(line)] = true
+		}
+	}
+	return out
 }
 
 func trailerValues(msg, key string) []string {

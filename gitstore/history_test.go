@@ -70,3 +70,20 @@ func TestLogAndDiff(t *testing.T) {
 		t.Fatal("unknown revision accepted")
 	}
 }
+
+// TestLogInAShallowClone: the boundary commit of a shallow clone is read
+// as a root, as git log does, instead of failing on its missing parent.
+func TestLogInAShallowClone(t *testing.T) {
+	l := newRepo(t)
+	writeMemory(t, l.Root)
+	mustCommit(t, l, Options{})
+	git(t, l.Root, "commit", "-q", "--allow-empty", "-m", "user work")
+	write(t, l.Root, ".claude/memory/sessions/2026-01-03_0800_cccccccc.l2.json", l2("x-000000c1"))
+	mustCommit(t, l, Options{})
+	clone := t.TempDir()
+	git(t, l.Root, "clone", "-q", "--depth", "2", "file://"+l.Root, clone)
+	log, err := Log(layoutOf(t, clone), 10)
+	if err != nil || len(log) == 0 {
+		t.Fatalf("log in a shallow clone: %+v %v", log, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,9 @@ type shadowBase struct {
 	Commit plumbing.Hash
 	Tree   plumbing.Hash
 }
+
+// syncLockWait bounds Sync's wait for a consolidation in progress.
+const syncLockWait = 5 * time.Second
 
 func basePath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "memory-base") }
 
@@ -78,6 +82,9 @@ func Sync(l memdir.Layout) error {
 	}
 	defer lk.Unlock()
 	_, err = syncShadow(l, r)
+	if d := (deferral{}); errors.As(err, &d) {
+		return nil // not now; the next hook or commit merges it
+	}
 	return err
 }
 
@@ -108,6 +115,13 @@ func syncShadow(l memdir.Layout, r *repo.Repo) (plumbing.Hash, error) {
 		return mem, nil
 	}
 	if ok && base.Tree != mem {
+		// The merge rewrites memory files: not under a consolidation's
+		// feet (it would write back what it loaded before the merge).
+		lk, err := filelock.Acquire(l.MemoryLock(), syncLockWait)
+		if err != nil {
+			return mem, deferf("memory is being written by another memkeep process: HEAD's memory is merged in next time")
+		}
+		defer lk.Unlock()
 		if err := mergeInbound(l, r, base.Tree, mem); err != nil {
 			return mem, err
 		}
@@ -306,4 +320,75 @@ func adoptDigestEdit(l memdir.Layout, r *repo.Repo, mem plumbing.Hash) error {
 		return nil
 	}
 	return atomicfile.WriteFile(l.DigestFile(), have, 0o644)
+}
+
+// MemoryUncommitted lists the memory files (repository-relative) whose content
+// in memkeep's copy differs from HEAD's: what the next memory commit
+// records. It writes nothing; nil when there is no repository.
+func MemoryUncommitted(l memdir.Layout) ([]string, error) {
+	r, err := repo.Open(l.GitDir, l.CommonDir)
+	if err != nil {
+		return nil, nil
+	}
+	defer r.Close()
+	head, err := r.ReadHead()
+	if err != nil {
+		return nil, err
+	}
+	var mem plumbing.Hash
+	if !head.Hash.IsZero() {
+		c, err := r.Commit(head.Hash)
+		if err != nil {
+			return nil, err
+		}
+		if mem, err = r.SubtreeAt(c.TreeHash, memRel); err != nil {
+			return nil, err
+		}
+	}
+	committed, err := headFiles(r, mem)
+	if err != nil {
+		return nil, err
+	}
+	cache, cacheMtime := readShadowCache(l)
+	seen := map[string]bool{}
+	var out []string
+	err = filepath.WalkDir(l.MemoryDir(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !d.Type().IsRegular() || isTempFile(d.Name()) {
+			return nil
+		}
+		rel, _ := filepath.Rel(l.MemoryDir(), p)
+		sub := filepath.ToSlash(rel)
+		seen[sub] = true
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		var h plumbing.Hash
+		if e, ok := cache.Find(memRel + "/" + sub); ok && reusable(e, e.Mode(), statOf(fi), cacheMtime) {
+			h = e.Hash()
+		} else {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			h = repo.HashObject(plumbing.BlobObject, data)
+		}
+		if committed[sub].hash != h {
+			out = append(out, memRel+"/"+sub)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for sub := range committed {
+		if !seen[sub] {
+			out = append(out, memRel+"/"+sub)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

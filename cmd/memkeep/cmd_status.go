@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/memkeep/memkeep/gitstore"
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/consolidate"
@@ -69,8 +71,13 @@ func runStatus(_ context.Context, o statusOptions, s *streams) error {
 	if ask != nil {
 		request = hooks.RecordRequest(hooks.RecordAsk(*ask))
 	}
+	waiting, _ := gitstore.MemoryUncommitted(l)
+	pend, _ := gitstore.Pending(l)
 	if o.JSON {
-		out := map[string]any{"session_id": st.SessionID, "base": st.Base, "done": st.Done(), "layers": st.Layers}
+		out := map[string]any{"session_id": st.SessionID, "base": st.Base, "done": st.Done(), "layers": st.Layers, "uncommitted": waiting}
+		if pend != nil {
+			out["commit_waits"] = pend.Reason
+		}
 		if ask != nil {
 			out["ask"] = map[string]any{"exchange": ask.Exchange, "l1_range": ask.L1Range, "why": ask.Why, "request": request}
 		}
@@ -87,6 +94,16 @@ func runStatus(_ context.Context, o statusOptions, s *streams) error {
 		fmt.Fprintf(s.out, "%s %s: %s\n", mark, ly.Layer, ly.Detail)
 		for _, c := range ly.Commands {
 			fmt.Fprintf(s.out, "    %s\n", c)
+		}
+	}
+	if len(waiting) > 0 {
+		names := waiting
+		if len(names) > 4 {
+			names = append(names[:4:4], fmt.Sprintf("%d more", len(waiting)-4))
+		}
+		fmt.Fprintf(s.out, "… commit: %d memory file(s) wait in .git/memkeep/memory for the next memory commit (%s); `memkeep commit` commits them now\n", len(waiting), strings.Join(names, ", "))
+		if pend != nil {
+			fmt.Fprintf(s.out, "    %s\n", pend.Reason)
 		}
 	}
 	if request != "" {

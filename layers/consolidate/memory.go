@@ -35,7 +35,7 @@ const LockWait = 10 * time.Second
 // Lock serialises every read-modify-write of L2, L3, L4 and memory.md
 // between processes (two sessions, a hook and a command).
 func Lock(l memdir.Layout, wait time.Duration) (*filelock.Lock, error) {
-	return filelock.Acquire(filepath.Join(l.StateDir(), "memory.lock"), wait)
+	return filelock.Acquire(l.MemoryLock(), wait)
 }
 
 // Memory is every consolidated layer of a project, loaded.

@@ -148,6 +148,10 @@ func (l Layout) ProjectFile() string { return filepath.Join(l.WorkMemoryDir(), "
 // the index are per worktree.
 func (l Layout) StateDir() string { return filepath.Join(l.GitDir, "memkeep") }
 
+// MemoryLock is the lock file around every read-modify-write of L2, L3,
+// L4 and memory.md, and around a merge of HEAD's memory into MemoryDir.
+func (l Layout) MemoryLock() string { return filepath.Join(l.StateDir(), "memory.lock") }
+
 // SessionBase is the file name stem of a session: <date>_<HHMM>_<sid8>,
 // from the session's first timestamp (UTC) and the first 8 characters of
 // its id.
