@@ -42,7 +42,11 @@ func Health(l memdir.Layout) []Problem {
 			What: "this is a shallow clone: memkeep log and diff cannot see memory commits older than its depth",
 			Fix:  "git fetch --unshallow"})
 	}
-	if b, err := os.ReadFile(filepath.Join(l.GitDir, "info", "sparse-checkout")); err == nil && r.Config.Bool("core", "sparsecheckout", false) {
+	if SparseExcludesMemory(l) {
+		out = append(out, Problem{
+			What: "the sparse checkout leaves out " + memRel + ": memkeep neither reads nor commits memory it cannot see (the committed memory is kept as it is)",
+			Fix:  "git sparse-checkout add " + memRel})
+	} else if b, err := os.ReadFile(filepath.Join(l.GitDir, "info", "sparse-checkout")); err == nil && r.Config.Bool("core", "sparsecheckout", false) {
 		if !strings.Contains(string(b), ".claude") {
 			out = append(out, Problem{
 				What: "the sparse checkout may leave out " + memRel + ": memory outside it is never committed",
@@ -57,4 +61,20 @@ func Health(l memdir.Layout) []Problem {
 		}
 	}
 	return out
+}
+
+// SparseExcludesMemory reports whether the index marks the memory folder's
+// files skip-worktree: a sparse checkout that leaves them out.
+func SparseExcludesMemory(l memdir.Layout) bool {
+	ix, _, err := readIndex(l.GitDir)
+	if err != nil {
+		return false
+	}
+	lo, hi := ix.Range(memRel)
+	for k := lo; k < hi; k++ {
+		if ix.Entries[k].SkipWorktree() {
+			return true
+		}
+	}
+	return false
 }

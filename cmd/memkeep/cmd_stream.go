@@ -78,6 +78,9 @@ func findLayout(dir string) (memdir.Layout, error) {
 // errNotInitialised is the refusal of a command run before memkeep init:
 // it would otherwise create memory, and commit it, on the user's branch.
 func errNotInitialised(l memdir.Layout) error {
+	if gitstore.SparseExcludesMemory(l) {
+		return fmt.Errorf("the sparse checkout of %s leaves out %s: memkeep neither reads nor commits memory it cannot see, and leaves the committed memory as it is; `git sparse-checkout add %s` brings it in; nothing was written", l.Root, memdir.MemoryRel, memdir.MemoryRel)
+	}
 	return fmt.Errorf("memkeep is not set up in %s (no %s): run memkeep init first; nothing was written", l.Root, memdir.MemoryRel)
 }
 
