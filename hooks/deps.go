@@ -30,6 +30,11 @@ type Memory interface {
 	// Settle runs the deterministic steps the agent is never asked for:
 	// concepts for the session's records, L4 reflection and memory.md.
 	Settle(l memdir.Layout, sessionID string) (Change, error)
+	// SettleLater starts Settle, the recall index's update and the commit
+	// in a background process, off the turn's path, and reports whether
+	// it did; false leaves them to the hook (no background processes
+	// wanted, or none could start).
+	SettleLater(l memdir.Layout, sessionID string) (bool, error)
 	// Ask finds the exchange of the session worth the agent's own record
 	// and still without one (nil: none); minEdits is stop.min_edits.
 	Ask(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
@@ -148,6 +153,7 @@ func (noMemory) Pending(memdir.Layout, string) (Pending, error)     { return Pen
 func (noMemory) Consolidate(memdir.Layout, string) (Change, error)  { return Change{}, nil }
 func (noMemory) Settle(memdir.Layout, string) (Change, error)       { return Change{}, nil }
 func (noMemory) Track(memdir.Layout, string) func()                 { return func() {} }
+func (noMemory) SettleLater(memdir.Layout, string) (bool, error)    { return false, nil }
 func (noMemory) Ask(memdir.Layout, string, int) (*RecordAsk, error) { return nil, nil }
 func (noMemory) RecordPrompt(memdir.Layout, string, string) ([]string, error) {
 	return nil, nil

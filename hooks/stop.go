@@ -57,26 +57,15 @@ func stop(e *Env) (Output, error) {
 	}
 	// One recall index update for all this Stop writes (extraction, then
 	// concepts, reflection and memory.md), whichever way it returns.
-	defer e.Deps.Memory.Track(e.Layout, sid)()
+	track := e.Deps.Memory.Track(e.Layout, sid)
+	tracked := false
+	defer func() {
+		if !tracked {
+			track()
+		}
+	}()
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
-	p, err := e.Deps.Memory.Pending(e.Layout, sid)
-	if err == nil && !p.Done() {
-		// Concepts, reflection and memory.md need no judgement: memkeep
-		// does them itself, never asks for them.
-		var sc Change
-		sc, err = e.Deps.Memory.Settle(e.Layout, sid)
-		if err == nil {
-			// Settle completed every layer it does (concepts, reflection,
-			// memory.md): no second check of the files for them.
-			ch = mergeChange(ch, sc)
-			p = settled(p)
-		}
-	}
-	if err != nil {
-		// Without the check memkeep cannot ask for anything: let the turn end.
-		return Output{}, errors.Join(append(errs, err)...)
-	}
 
 	st := loadState(e.Layout, sid)
 	if st.BlockTurn != st.Turn {
@@ -101,6 +90,41 @@ func stop(e *Env) (Output, error) {
 			remind = cfg.Enforce == "remind"
 		}
 	}
+	remindText := "memkeep: this turn is worth a record of its own; `" + selfProgram() + " status` shows the command"
+
+	// What needs no judgement (concepts, reflection, memory.md), the
+	// recall index and the commit go to a background process when one
+	// can run: the turn ends without waiting for them.
+	if later, err := e.Deps.Memory.SettleLater(e.Layout, sid); later {
+		tracked = true // the background run brings the recall index up to date
+		st.Tools, st.Edits = tools, edits
+		errs = append(errs, saveState(e.Layout, sid, st))
+		out := Output{}
+		if remind {
+			out.SystemMessage = remindText
+		}
+		return out, errors.Join(errs...)
+	} else if err != nil {
+		errs = append(errs, err)
+	}
+
+	p, err := e.Deps.Memory.Pending(e.Layout, sid)
+	if err == nil && !p.Done() {
+		// Concepts, reflection and memory.md need no judgement: memkeep
+		// does them itself, never asks for them.
+		var sc Change
+		sc, err = e.Deps.Memory.Settle(e.Layout, sid)
+		if err == nil {
+			// Settle completed every layer it does (concepts, reflection,
+			// memory.md): no second check of the files for them.
+			ch = mergeChange(ch, sc)
+			p = settled(p)
+		}
+	}
+	if err != nil {
+		// Without the check memkeep cannot tell what to commit: let the turn end.
+		return Output{}, errors.Join(append(errs, err)...)
+	}
 
 	out := Output{}
 	if p.Done() {
@@ -114,7 +138,7 @@ func stop(e *Env) (Output, error) {
 		out.SystemMessage = pendingMessage(p)
 	}
 	if remind {
-		out.SystemMessage = strings.TrimSpace(out.SystemMessage + "\nmemkeep: this turn is worth a record of its own; `" + selfProgram() + " status` shows the command")
+		out.SystemMessage = strings.TrimSpace(out.SystemMessage + "\n" + remindText)
 	}
 	errs = append(errs, saveState(e.Layout, sid, st))
 	return out, errors.Join(errs...)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/memkeep/memkeep/internal/filelock"
+	"github.com/memkeep/memkeep/layers/recall"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +25,7 @@ type consolidateOptions struct {
 	Dir      string
 	Deep     bool
 	Deferred bool
+	Settle   bool
 	Session  string
 	JSON     bool
 	Now      func() time.Time
@@ -47,6 +51,7 @@ exchanges instead of the heuristic (which stays the fallback).`,
 			&cli.BoolFlag{Name: "deep", Usage: "extract every session again and assign every record a concept", Destination: &o.Deep},
 			&cli.StringFlag{Name: "session", Usage: "only this session `ID`", Destination: &o.Session},
 			&cli.BoolFlag{Name: "deferred", Usage: "consolidate the sessions whose SessionEnd left the work for later (deep)", Destination: &o.Deferred},
+			&cli.BoolFlag{Name: "settle", Usage: "what a Stop leaves to the background for --session: concepts, reflection, memory.md, the recall index and the commit", Destination: &o.Settle},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON", Destination: &o.JSON},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -66,6 +71,9 @@ func runConsolidate(_ context.Context, o consolidateOptions, s *streams) error {
 	cfg, cerr := config.Load(l.ConfigFile())
 	if cerr != nil {
 		fmt.Fprintf(s.err, "memkeep: %v\n", cerr)
+	}
+	if o.Settle {
+		return settleInBackground(l, o.Session, cfg)
 	}
 	// A run for one session is its end, as SessionEnd's is.
 	opts := withGit(l, consolidate.Options{SessionID: o.Session, Deep: o.Deep, Handoff: o.Session != ""})
@@ -150,6 +158,27 @@ func committing(c *cli.Command, s *streams) *cli.Command {
 		committing(sub, s)
 	}
 	return c
+}
+
+// settleInBackground is the work a Stop hands to `memkeep consolidate
+// --settle` (hooks.Memory.SettleLater): Settle for the session, the recall
+// index brought up to date, and the commit at the hooks' pace. Runs for
+// the same project wait for each other, so that a quick succession of
+// turns settles in order; what fails here is done by the next Stop or the
+// session's end.
+func settleInBackground(l memdir.Layout, sid string, cfg config.Config) error {
+	lk, err := filelock.Acquire(filepath.Join(l.StateDir(), "settle.lock"), time.Minute)
+	if err != nil {
+		return err
+	}
+	defer lk.Unlock()
+	sum, err := consolidate.Settle(l, sid, consolidate.Options{LockWait: consolidate.LockWait})
+	updateRecall(l, recall.UpdateOptions{Session: sid})
+	if err != nil {
+		return err
+	}
+	_, cerr := gitAdapter{}.Commit(l, cfg.Commit, sid, change(sum).Summary)
+	return cerr
 }
 
 // commitWhenQuiet is commitAfter for the background run SessionEnd

@@ -206,15 +206,30 @@ func benchEnv() []string {
 // BenchmarkStopInProcess runs the Stop handler in-process after one new
 // turn at the end of a 20 MB transcript, for profiling (-cpuprofile); the
 // whole-process figure is BenchmarkHookStopTail.
+//
+// The Inline runs do everything in the hook (MEMKEEP_NO_SPAWN); the
+// Foreground runs time what the turn waits for when Settle, the recall
+// index and the commit go to the background process (SettleLater), whose
+// work is then not timed.
 func BenchmarkStopInProcess(b *testing.B) {
 	for _, mb := range []int{4, 16, 64} {
-		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) { stopInProcess(b, mb) })
+		b.Run(fmt.Sprintf("Inline%dMB", mb), func(b *testing.B) { stopInProcess(b, mb, hookDeps()) })
+	}
+	for _, mb := range []int{4, 16, 64} {
+		deps := hookDeps()
+		deps.Memory = settledLater{memoryAdapter{}}
+		b.Run(fmt.Sprintf("Foreground%dMB", mb), func(b *testing.B) { stopInProcess(b, mb, deps) })
 	}
 }
 
+// settledLater is the hook's memory whose background run is not timed.
+type settledLater struct{ memoryAdapter }
+
+func (settledLater) SettleLater(memdir.Layout, string) (bool, error) { return true, nil }
+
 // stopInProcess times Stop after one new turn at the end of a session of
 // mb megabytes: the cost per turn must not grow with the session.
-func stopInProcess(b *testing.B, mb int) {
+func stopInProcess(b *testing.B, mb int, deps hooks.Deps) {
 	dir := benchProject(b)
 	transcript := filepath.Join(b.TempDir(), "session.jsonl")
 	if err := os.WriteFile(transcript, fixtures.Large(mb<<20).Data, 0o644); err != nil {
@@ -233,7 +248,7 @@ func stopInProcess(b *testing.B, mb int) {
 	for i := 0; i < b.N; i++ {
 		f.Write(turn) // one new turn each time
 		out.Reset()
-		hooks.Run("Stop", bytes.NewReader(in), &out, hookDeps())
+		hooks.Run("Stop", bytes.NewReader(in), &out, deps)
 	}
 	f.Close()
 }

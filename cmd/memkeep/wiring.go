@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/memkeep/memkeep/gitstore"
@@ -58,6 +61,26 @@ func (memoryAdapter) Consolidate(l memdir.Layout, sid string) (hooks.Change, err
 func (memoryAdapter) Settle(l memdir.Layout, sid string) (hooks.Change, error) {
 	sum, err := consolidate.Settle(l, sid, consolidate.Options{LockWait: hookLockWait})
 	return change(sum), err
+}
+
+// SettleLater starts `memkeep consolidate --settle` in the background, as
+// SessionEnd starts its consolidation; MEMKEEP_NO_SPAWN keeps the work in
+// the hook.
+func (memoryAdapter) SettleLater(l memdir.Layout, sid string) (bool, error) {
+	if os.Getenv("MEMKEEP_NO_SPAWN") != "" {
+		return false, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return false, err
+	}
+	cmd := exec.Command(exe, "consolidate", "--settle", "--session", sid)
+	cmd.Dir = l.Root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return false, fmt.Errorf("start background settle: %w", err)
+	}
+	return true, cmd.Process.Release()
 }
 
 func (memoryAdapter) Ask(l memdir.Layout, sid string, minEdits int) (*hooks.RecordAsk, error) {

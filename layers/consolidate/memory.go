@@ -241,10 +241,21 @@ func readL1(l memdir.Layout, base string) ([]l1.Record, error) {
 // fingerprint identifies the content reflection last saw: every L2 file
 // and concepts.json, as encoded now.
 // (See view.go for its form.)
-func (m *Memory) fingerprint() string {
+// fingerprint digests L2 and L3 as they are in memory; saved says that
+// Save has just run, so that its encodings can be reused.
+func (m *Memory) fingerprint(saved bool) string {
 	h := sha256.New()
 	for _, s := range m.Sessions {
-		writeSession(h, s.Base(), sessionDigest(s.Encode()))
+		// After Save, each session's encoding is in onDisk: no second
+		// encoding of every session.
+		var data []byte
+		if saved {
+			data = m.onDisk[m.Layout.L2File(s.Base())]
+		}
+		if data == nil {
+			data = s.Encode()
+		}
+		writeSession(h, s.Base(), sessionDigest(data))
 	}
 	return fingerprintSum(h, m.Concepts.Encode())
 }
@@ -254,7 +265,7 @@ func reflectStatePath(l memdir.Layout) string {
 }
 
 // markReflected records, in local state, that reflection ran over the
-// memory as it is now. It is local because it is a fact about this
+// memory as saved: it is called right after Save. It is local because it is a fact about this
 // work tree's files, not about the memory: committing it would make every
 // clone's commit differ.
 func (m *Memory) markReflected() error {
@@ -262,14 +273,14 @@ func (m *Memory) markReflected() error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(p, []byte(m.fingerprint()+"\n"), 0o644)
+	return atomicfile.WriteFile(p, []byte(m.fingerprint(true)+"\n"), 0o644)
 }
 
 // reflectedCurrent reports whether reflection ran after the last change
 // of L2 or L3.
 func (m *Memory) reflectedCurrent() bool {
 	b, err := os.ReadFile(reflectStatePath(m.Layout))
-	return err == nil && string(bytes.TrimSpace(b)) == m.fingerprint()
+	return err == nil && string(bytes.TrimSpace(b)) == m.fingerprint(false)
 }
 
 // lineCount counts the lines of a file without decoding it: the cheap

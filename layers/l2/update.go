@@ -167,6 +167,14 @@ func (f *File) UpdateExtracted(fresh []Exchange, lines int, base string, opts Up
 
 // sameContent compares two records except for their updated time.
 func sameContent(a, b Exchange) bool {
-	a.Updated, b.Updated = "", ""
-	return bytes.Equal(EncodeJSON(a), EncodeJSON(b))
+	// Field by field, not by encoding both: Stop compares every record
+	// of a long session each turn. A nil list is an empty one, as in JSON.
+	// TestSameContentSeesEveryField keeps this in step with Exchange.
+	return a.ID == b.ID && a.Summary == b.Summary && a.Details == b.Details &&
+		slices.Equal(a.Files, b.Files) && slices.Equal(a.Read, b.Read) && slices.Equal(a.Commands, b.Commands) &&
+		slices.Equal(a.Keywords, b.Keywords) && a.L1Range == b.L1Range && a.Source == b.Source &&
+		a.Significance == b.Significance && a.Type == b.Type && slices.Equal(a.Tags, b.Tags) &&
+		a.Rule == b.Rule && a.Problem == b.Problem && a.Fix == b.Fix && a.TTLDays == b.TTLDays &&
+		a.Expires == b.Expires && a.Concept == b.Concept && a.Convergent == b.Convergent &&
+		slices.Equal(a.Links, b.Links) && a.Created == b.Created && a.File == b.File && a.Lines == b.Lines
 }
