@@ -506,7 +506,11 @@ func cleanStaleLocks(l memdir.Layout) {
 
 // readIndex loads the index, or an empty v2 index when there is none yet.
 func readIndex(gitDir string) (*gitindex.Index, time.Time, error) {
-	p := filepath.Join(gitDir, "index")
+	return readIndexFile(filepath.Join(gitDir, "index"))
+}
+
+// readIndexFile loads an index file: git's, or memkeep's shadow.index.
+func readIndexFile(p string) (*gitindex.Index, time.Time, error) {
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return &gitindex.Index{Version: 2}, time.Time{}, nil

@@ -105,21 +105,13 @@ func shadowFiles(l memdir.Layout, r *repo.Repo, ix *gitindex.Index, idxMtime tim
 	return out, fresh, nil
 }
 
+// readShadowCache loads shadow.index; an unreadable one is an empty cache.
 func readShadowCache(l memdir.Layout) (*gitindex.Index, time.Time) {
-	p := shadowIndexPath(l)
-	b, err := os.ReadFile(p)
+	ix, mtime, err := readIndexFile(shadowIndexPath(l))
 	if err != nil {
 		return &gitindex.Index{Version: 2}, time.Time{}
 	}
-	fi, err := os.Stat(p)
-	if err != nil {
-		return &gitindex.Index{Version: 2}, time.Time{}
-	}
-	ix, err := gitindex.Parse(b)
-	if err != nil {
-		return &gitindex.Index{Version: 2}, time.Time{}
-	}
-	return ix, fi.ModTime()
+	return ix, mtime
 }
 
 // writeShadowCache keeps the hashes for the next commit. It is a cache:
@@ -134,16 +126,7 @@ func writeShadowCache(l memdir.Layout, entries []gitindex.Entry) {
 // what the commit records and what happens in the work tree.
 func planWork(l memdir.Layout, o Options, ix *gitindex.Index, idxMtime time.Time, shadow map[string]builtFile, head map[string]treeFile) ([]workFile, error) {
 	journal := readJournal(l)
-	subs := make([]string, 0, len(shadow)+len(head))
-	for s := range shadow {
-		subs = append(subs, s)
-	}
-	for s := range head {
-		if _, ok := shadow[s]; !ok {
-			subs = append(subs, s)
-		}
-	}
-	sort.Strings(subs)
+	subs := sortedKeys(shadow, head)
 	out := make([]workFile, 0, len(subs))
 	for _, sub := range subs {
 		rel := memRel + "/" + sub

@@ -133,17 +133,7 @@ func changedPaths(r *repo.Repo, a, b plumbing.Hash, prefix string, out *[]string
 	if err != nil {
 		return err
 	}
-	names := make([]string, 0, len(ea)+len(eb))
-	for n := range ea {
-		names = append(names, n)
-	}
-	for n := range eb {
-		if _, ok := ea[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(ea, eb) {
 		p := prefix + n
 		if p == ".claude" {
 			continue
@@ -176,4 +166,19 @@ func changedPaths(r *repo.Repo, a, b plumbing.Hash, prefix string, out *[]string
 		}
 	}
 	return nil
+}
+
+// sortedKeys is the sorted union of two maps' keys.
+func sortedKeys[A, B any](a map[string]A, b map[string]B) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
