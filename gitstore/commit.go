@@ -312,6 +312,7 @@ func inProgress(gitDir string) string {
 		{"rebase-apply", "a rebase or git am"},
 		{"CHERRY_PICK_HEAD", "a cherry-pick"},
 		{"REVERT_HEAD", "a revert"},
+		{"BISECT_LOG", "a bisect"},
 	} {
 		if _, err := os.Lstat(filepath.Join(gitDir, c.name)); err == nil {
 			return fmt.Sprintf("%s is in progress (%s): the memory commit waits until it is concluded or aborted", c.what, c.name)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 )
 
 // PrepareShadow makes sure the shadow (MemoryDir) exists. The first time
@@ -26,6 +27,14 @@ func (l Layout) PrepareShadow() error {
 	}
 	if err := os.MkdirAll(l.StateDir(), 0o755); err != nil {
 		return err
+	}
+	// A copy a killed process left half made.
+	if old, _ := filepath.Glob(filepath.Join(l.StateDir(), "memory.tmp-*")); len(old) > 0 {
+		for _, p := range old {
+			if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) > time.Minute {
+				os.RemoveAll(p)
+			}
+		}
 	}
 	tmp, err := os.MkdirTemp(l.StateDir(), "memory.tmp-"+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
