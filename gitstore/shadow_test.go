@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -303,5 +304,36 @@ func TestEventsAloneMakeNoCommit(t *testing.T) {
 	}
 	if body := git(t, l.Root, "log", "-1", "--format=%b"); !strings.Contains(body, "+1 event") {
 		t.Fatalf("the counts are not in the body:\n%s", body)
+	}
+}
+
+// TestBisectWithMemoryPending: while the user bisects (HEAD detached,
+// moving at each step), memory waits in memkeep's copy: the steps work,
+// nothing is committed, and the memory lands once the bisect is over.
+func TestBisectWithMemoryPending(t *testing.T) {
+	l := newRepo(t)
+	for i := range 4 {
+		writeWork(t, l.Root, "src/a.go", fmt.Sprintf("package a\n\n// step %d\n", i))
+		git(t, l.Root, "commit", "-q", "-am", fmt.Sprintf("step %d", i))
+	}
+	writeMemory(t, l.Root)
+	git(t, l.Root, "bisect", "start", "HEAD", "HEAD~4")
+	for _, verdict := range []string{"good", "bad"} {
+		if res, err := Commit(l, Options{}); err != nil || res.Status != Deferred {
+			t.Fatalf("commit while bisecting: %+v %v", res, err)
+		}
+		if s := memStatus(t, l.Root); s != "" {
+			t.Fatalf("status while bisecting:\n%s", s)
+		}
+		if out, ok := gitOK(l.Root, "bisect", verdict); !ok {
+			t.Fatalf("git bisect %s: %s", verdict, out)
+		}
+	}
+	git(t, l.Root, "bisect", "reset")
+	if res := mustCommit(t, l, Options{}); res.Status != Committed {
+		t.Fatalf("after the bisect: %+v", res)
+	}
+	if s := memStatus(t, l.Root); s != "" {
+		t.Fatalf("status:\n%s", s)
 	}
 }
