@@ -59,3 +59,35 @@ func TestOutcomeIsAStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectionLinksWhatItCorrects: the user's "no, …" is typed
+// correction and linked to the exchange it corrects.
+func TestCorrectionLinksWhatItCorrects(t *testing.T) {
+	exit0 := 0
+	recs := []l1.Record{
+		{TS: "2026-03-01T10:00:00Z", Kind: l1.KindPrompt, Text: "Make remove_item raise when the stock goes below zero."},
+		{TS: "2026-03-01T10:00:02Z", Kind: l1.KindTool, Tool: "Edit", File: "inv/stock.py", Diff: "+2 -1 raise ValueError"},
+		{TS: "2026-03-01T10:00:03Z", Kind: l1.KindTool, Tool: "Bash", Cmd: "pytest", Exit: &exit0},
+		{TS: "2026-03-01T10:00:04Z", Kind: l1.KindText, Text: "Done: remove_item raises ValueError below zero."},
+		{TS: "2026-03-01T10:01:00Z", Kind: l1.KindPrompt, Text: "No, that breaks the nightly importer: clamp at zero and log a warning instead."},
+		{TS: "2026-03-01T10:01:02Z", Kind: l1.KindTool, Tool: "Edit", File: "inv/stock.py", Diff: "+2 -2 log.warning"},
+		{TS: "2026-03-01T10:01:04Z", Kind: l1.KindText, Text: "Done: remove_item now clamps at zero and logs a warning, so the nightly importer keeps working."},
+	}
+	f := &File{}
+	f.Update(recs, "2026-03-01_1000_abcd1234", UpdateOptions{})
+	var work, fix *Exchange
+	for i := range f.Exchanges {
+		switch e := &f.Exchanges[i]; e.L1Range[0] {
+		case 1:
+			work = e
+		case 5:
+			fix = e
+		}
+	}
+	if work == nil || fix == nil {
+		t.Fatalf("exchanges: %+v", f.Exchanges)
+	}
+	if fix.Type != TypeCorrection || !slices.Contains(fix.Links, work.ID) {
+		t.Fatalf("the correction (%s, links %v) is not linked to %s", fix.Type, fix.Links, work.ID)
+	}
+}

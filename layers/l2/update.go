@@ -131,6 +131,7 @@ func (f *File) UpdateExtracted(fresh []Exchange, lines int, base string, opts Up
 		}
 		e.Normalize()
 	}
+	linkCorrections(fresh)
 	f.Exchanges = append(kept, fresh...)
 	res.Linked = Converge(f)
 
@@ -177,4 +178,22 @@ func sameContent(a, b Exchange) bool {
 		a.Rule == b.Rule && a.Problem == b.Problem && a.Fix == b.Fix && a.TTLDays == b.TTLDays &&
 		a.Expires == b.Expires && a.Concept == b.Concept && a.Convergent == b.Convergent &&
 		slices.Equal(a.Links, b.Links) && a.Created == b.Created && a.File == b.File && a.Lines == b.Lines
+}
+
+// linkCorrections links each correction among fresh (memkeep's records,
+// in L1 order) to the work it corrects: the record before it, so that a
+// reader of the correction finds what it set right.
+func linkCorrections(fresh []Exchange) {
+	for i := 1; i < len(fresh); i++ {
+		if fresh[i].Type != TypeCorrection || fresh[i].IsFact() {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && fresh[j].IsFact() {
+			j--
+		}
+		if j >= 0 {
+			fresh[i].Links = sortedSet(append(fresh[i].Links, fresh[j].ID))
+		}
+	}
 }
