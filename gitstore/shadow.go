@@ -171,14 +171,14 @@ func mergeInbound(l memdir.Layout, r *repo.Repo, from, to plumbing.Hash) error {
 	}
 	var errs []error
 	for _, c := range changes {
-		if err := mergeShadowFile(l, r, c.rel, treeFile{hash: c.old}, treeFile{hash: c.new}); err != nil {
+		if err := mergeShadowFile(l, r, to, c.rel, treeFile{hash: c.old}, treeFile{hash: c.new}); err != nil {
 			errs = append(errs, fmt.Errorf("%s/%s: %w", memRel, c.rel, err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func mergeShadowFile(l memdir.Layout, r *repo.Repo, rel string, from, to treeFile) error {
+func mergeShadowFile(l memdir.Layout, r *repo.Repo, headMem plumbing.Hash, rel string, from, to treeFile) error {
 	p := filepath.Join(l.MemoryDir(), filepath.FromSlash(rel))
 	var base, theirs []byte
 	var err error
@@ -220,6 +220,8 @@ func mergeShadowFile(l memdir.Layout, r *repo.Repo, rel string, from, to treeFil
 		out = theirs
 	case bytes.Equal(ours, theirs):
 		return nil
+	case rel == "memory.md":
+		out = mergeDigest(l, r, headMem, ours, theirs)
 	default:
 		out = mergeBoth(rel, base, ours, theirs)
 	}
@@ -253,19 +255,78 @@ func mergeShadowFile(l memdir.Layout, r *repo.Repo, rel string, from, to treeFil
 }
 
 // mergeBoth merges a file both HEAD and the shadow changed: records by id
-// for the JSON and JSONL files; the shadow's memory.md, which memkeep
-// renders again from the merged files; HEAD's version of a person's file
-// (config.yaml, project.md), which people change through git.
+// for the JSON and JSONL files; HEAD's version of a person's file
+// (config.yaml, project.md), which people change through git. (memory.md
+// is mergeDigest's.)
 func mergeBoth(rel string, base, ours, theirs []byte) []byte {
 	if strings.HasSuffix(rel, ".json") || strings.HasSuffix(rel, ".jsonl") {
 		if out, err := merge.MergeFile(memRel+"/"+rel, base, ours, theirs); err == nil {
 			return out
 		}
 	}
-	if rel == "memory.md" {
+	return theirs
+}
+
+// DigestRenderer renders memory.md from the memory files (the render
+// package's job, set by the command wiring); nil keeps memkeep's own
+// memory.md when HEAD's changed too.
+var DigestRenderer merge.Renderer
+
+// mergeDigest settles memory.md when HEAD's and memkeep's copy both
+// changed it. memkeep renders its own again from the merged files; what
+// must not be lost is a person's edit that came with HEAD (a reviewer's,
+// in a pull request): HEAD's memory.md is then taken, and HEAD's own
+// rendering is kept as the copy the edit is read against, so that the
+// next consolidation carries exactly the person's edit into the memory
+// files (and not the lines memkeep's pending memory would add) before it
+// renders again.
+func mergeDigest(l memdir.Layout, r *repo.Repo, headMem plumbing.Hash, ours, theirs []byte) []byte {
+	if DigestRenderer == nil {
+		return ours
+	}
+	facts, concepts, sessions, err := treeInputs(r, headMem)
+	if err != nil {
+		return ours
+	}
+	rendered, err := DigestRenderer(facts, concepts, sessions)
+	if err != nil || bytes.Equal(rendered, theirs) {
+		return ours // HEAD's memory.md is as rendered: no person's edit in it
+	}
+	if err := atomicfile.WriteFile(l.RenderedDigest(), rendered, 0o644); err != nil {
 		return ours
 	}
 	return theirs
+}
+
+// treeInputs reads what memory.md is rendered from out of a memory tree.
+func treeInputs(r *repo.Repo, mem plumbing.Hash) (facts, concepts []byte, sessions map[string][]byte, err error) {
+	files, err := headFiles(r, mem)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	read := func(sub string) []byte {
+		if f, ok := files[sub]; ok {
+			if b, err := r.Blob(f.hash); err == nil {
+				return b
+			}
+		}
+		return nil
+	}
+	sessions = map[string][]byte{}
+	for sub := range files {
+		name, ok := strings.CutPrefix(sub, "sessions/")
+		if !ok || strings.Contains(name, "/") {
+			continue
+		}
+		if b, ok := strings.CutSuffix(name, ".l2.json"); ok {
+			sessions[b] = read(sub)
+		} else if b, ok := strings.CutSuffix(name, ".l1.jsonl"); ok {
+			if _, seen := sessions[b]; !seen {
+				sessions[b] = nil
+			}
+		}
+	}
+	return read("facts.json"), read("concepts.json"), sessions, nil
 }
 
 func readNoFollow(l memdir.Layout, p string) ([]byte, error) {

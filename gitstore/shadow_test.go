@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memkeep/memkeep/gitstore/merge"
 )
 
 // memStatus is `git status --porcelain` for the memory folder only.
@@ -335,5 +337,50 @@ func TestBisectWithMemoryPending(t *testing.T) {
 	}
 	if s := memStatus(t, l.Root); s != "" {
 		t.Fatalf("status:\n%s", s)
+	}
+}
+
+// TestPulledDigestEditSurvivesPendingMemory: a reviewer's edit of
+// memory.md that comes with a pull, while memkeep's copy holds a newer
+// rendering of its own, is kept: the copy takes HEAD's memory.md, and
+// HEAD's own rendering becomes what the edit is read against.
+func TestPulledDigestEditSurvivesPendingMemory(t *testing.T) {
+	defer func(r merge.Renderer) { DigestRenderer = r }(DigestRenderer)
+	DigestRenderer = func(facts, concepts []byte, sessions map[string][]byte) ([]byte, error) {
+		return []byte(fmt.Sprintf("# Memory\n%d sessions\n", len(sessions))), nil
+	}
+	l := newRepo(t)
+	writeMemory(t, l.Root)
+	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n1 sessions\n")
+	mustCommit(t, l, Options{})
+	// memkeep renders again for a pending session...
+	write(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n2 sessions\n")
+	// ...while a reviewer's edit lands in HEAD (here: committed by hand).
+	writeWork(t, l.Root, ".claude/memory/memory.md", "# Memory\n1 sessions\n- rule: Always run make lint.\n")
+	git(t, l.Root, "commit", "-q", "-am", "review: a rule")
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(l.DigestFile()); string(b) != "# Memory\n1 sessions\n- rule: Always run make lint.\n" {
+		t.Fatalf("the reviewer's memory.md was not taken: %q", b)
+	}
+	if b, _ := os.ReadFile(l.RenderedDigest()); string(b) != "# Memory\n1 sessions\n" {
+		t.Fatalf("the edit is not read against HEAD's own rendering: %q", b)
+	}
+	// A pull whose memory.md is as its files render (another clone's
+	// session): memkeep's own rendering stays, to be redone from the merge.
+	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n2 sessions\n")
+	mustCommit(t, l, Options{})
+	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n2 sessions\npending\n")
+	writeWork(t, l.Root, ".claude/memory/sessions/2026-01-03_0900_cccccccc.l2.json", l2("x-0000000c"))
+	writeWork(t, l.Root, ".claude/memory/memory.md", "# Memory\n3 sessions\n")
+	git(t, l.Root, "add", ".claude/memory")
+	git(t, l.Root, "commit", "-q", "-m", "another clone's session")
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(l.DigestFile()); string(b) != "# Memory\n2 sessions\npending\n" {
+		t.Fatalf("memkeep's rendering was replaced by one without an edit: %q", b)
 	}
 }

@@ -243,7 +243,12 @@ func updateRecall(l memdir.Layout, opts recall.UpdateOptions) {
 
 // A deletion carried back from memory.md is forgotten with the commit it
 // came in (an assignment: no work at start-up).
-func init() { consolidate.EditSource = memoryEditSource }
+func init() {
+	consolidate.EditSource = memoryEditSource
+	// A reviewer's memory.md edit that comes with a pull survives
+	// memkeep's own rendering of its pending memory (gitstore.Sync).
+	gitstore.DigestRenderer = renderMerged
+}
 
 // memoryEditSource names the commit a reviewer's edit of memory.md came
 // in: the newest commit that changed the memory, when memory.md is as

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -33,9 +32,7 @@ import (
 // Without that copy (a fresh clone) the file is compared with what the
 // memory renders now, and only rule and concept edits are read.
 
-func renderedCopy(l memdir.Layout) string {
-	return filepath.Join(l.StateDir(), "rendered-memory.md")
-}
+func renderedCopy(l memdir.Layout) string { return l.RenderedDigest() }
 
 // DigestEdits are the reviewer's edits of memory.md found and applied,
 // and those left in place.

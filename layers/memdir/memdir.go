@@ -148,6 +148,10 @@ func (l Layout) ProjectFile() string { return filepath.Join(l.WorkMemoryDir(), "
 // the index are per worktree.
 func (l Layout) StateDir() string { return filepath.Join(l.GitDir, "memkeep") }
 
+// RenderedDigest is the copy of memory.md as memkeep last rendered it:
+// what a person's edit of memory.md is read against.
+func (l Layout) RenderedDigest() string { return filepath.Join(l.StateDir(), "rendered-memory.md") }
+
 // MemoryLock is the lock file around every read-modify-write of L2, L3,
 // L4 and memory.md, and around a merge of HEAD's memory into MemoryDir.
 func (l Layout) MemoryLock() string { return filepath.Join(l.StateDir(), "memory.lock") }
