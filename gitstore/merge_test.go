@@ -175,3 +175,57 @@ func TestDriverCommandQuoting(t *testing.T) {
 		t.Fatalf("driver %q", got)
 	}
 }
+
+// TestMergeKeepsAReviewersDigestEdit: a reviewer's edit of memory.md on
+// one branch survives a merge with a branch where memkeep rendered
+// memory.md again: the edited memory.md is the result, and the edited
+// side's own rendering is what the next consolidation reads the edit
+// against.
+func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
+	l := newRepo(t)
+	dir := l.Root
+	exe, _ := os.Executable()
+	if err := InstallMergeDriver(l, exe); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITSTORE_TEST_CHILD", "merge-driver")
+	sessions := map[string][]byte{"2026-01-01_1200_aaaaaaaa": []byte(l2("x-00000001"))}
+	rendered := func() string {
+		b, err := testRender([]byte(factsV1), []byte(conceptsV1), sessions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	write(t, dir, ".claude/memory/.gitattributes", string(GitAttributes()))
+	write(t, dir, ".claude/memory/facts.json", factsV1)
+	write(t, dir, ".claude/memory/concepts.json", conceptsV1)
+	write(t, dir, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l2.json", l2("x-00000001"))
+	base := rendered()
+	write(t, dir, ".claude/memory/memory.md", base)
+	mustCommit(t, l, Options{})
+
+	git(t, dir, "checkout", "-q", "-b", "review")
+	edited := base + "- rule: Always run make lint.\n"
+	writeWork(t, dir, ".claude/memory/memory.md", edited)
+	git(t, dir, "commit", "-q", "-am", "review: a rule")
+
+	git(t, dir, "checkout", "-q", "main")
+	if err := Sync(layoutOf(t, dir)); err != nil {
+		t.Fatal(err)
+	}
+	sessions["2026-01-02_0900_bbbbbbbb"] = []byte(l2("x-0000000b"))
+	write(t, dir, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+	write(t, dir, ".claude/memory/memory.md", rendered())
+	mustCommit(t, layoutOf(t, dir), Options{})
+
+	if out, ok := gitOK(dir, "merge", "--no-edit", "review"); !ok {
+		t.Fatalf("git merge: %s", out)
+	}
+	if got := git(t, dir, "show", "HEAD:.claude/memory/memory.md"); got != edited {
+		t.Fatalf("the reviewer's edit was lost in the merge:\n%s", got)
+	}
+	if b, _ := os.ReadFile(layoutOf(t, dir).RenderedDigest()); string(b) != base {
+		t.Fatalf("the edit is not read against the edited side's rendering: %q", b)
+	}
+}

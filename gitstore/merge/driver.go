@@ -121,6 +121,9 @@ func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []
 		return out
 	}
 	if render != nil {
+		if out, ok := editedSide(path.Dir(pathname), ours, theirs, render); ok {
+			return out
+		}
 		if facts, concepts, sessions, err := mergedInputs(path.Dir(pathname)); err == nil {
 			if out, err := render(facts, concepts, sessions); err == nil {
 				return out
@@ -257,4 +260,89 @@ func otherSide(r *repo.Repo, l memdir.Layout, ours *repo.Commit) (theirs, base *
 		base, _ = r.Commit(theirs.ParentHashes[0])
 	}
 	return theirs, base, nil
+}
+
+// editedSide keeps a person's edit of memory.md through a merge: when
+// exactly one side's memory.md is not what that side's memory files render
+// to (a reviewer edited it, and no consolidation has read the edit back
+// yet), that side's memory.md is the result, and that side's own
+// rendering becomes the copy the edit is read against
+// (memdir.Layout.RenderedDigest): the next consolidation carries the edit
+// into the merged memory files, and only the edit, then renders again.
+// Rendering from the merged files instead would drop the edit. With both
+// sides edited, or neither, ok is false.
+func editedSide(dir string, ours, theirs []byte, render Renderer) (out []byte, ok bool) {
+	l, err := memdir.Find(".")
+	if err != nil {
+		return nil, false
+	}
+	r, err := repo.Open(l.GitDir, l.CommonDir)
+	if err != nil {
+		return nil, false
+	}
+	defer r.Close()
+	head, err := r.ReadHead()
+	if err != nil || head.Hash.IsZero() {
+		return nil, false
+	}
+	oursC, err := r.Commit(head.Hash)
+	if err != nil {
+		return nil, false
+	}
+	theirsC, _, err := otherSide(r, l, oursC)
+	if err != nil {
+		return nil, false
+	}
+	var edited [][2][]byte // the side's memory.md and its own rendering
+	for _, side := range []struct {
+		c  *repo.Commit
+		md []byte
+	}{{oursC, ours}, {theirsC, theirs}} {
+		rendered, err := renderCommit(r, side.c, dir, render)
+		if err != nil {
+			return nil, false
+		}
+		if !bytes.Equal(rendered, side.md) {
+			edited = append(edited, [2][]byte{side.md, rendered})
+		}
+	}
+	if len(edited) != 1 {
+		return nil, false
+	}
+	if err := os.MkdirAll(l.StateDir(), 0o755); err != nil {
+		return nil, false
+	}
+	if err := os.WriteFile(l.RenderedDigest(), edited[0][1], 0o644); err != nil {
+		return nil, false
+	}
+	return edited[0][0], true
+}
+
+// renderCommit renders memory.md from the memory files of commit c.
+func renderCommit(r *repo.Repo, c *repo.Commit, dir string, render Renderer) ([]byte, error) {
+	read := func(name string) []byte {
+		b, err := r.File(c.TreeHash, path.Join(dir, name))
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	sessions := map[string][]byte{}
+	if t, err := r.SubtreeAt(c.TreeHash, path.Join(dir, "sessions")); err == nil && !t.IsZero() {
+		ents, err := r.Tree(t)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			if b, ok := strings.CutSuffix(e.Name, ".l1.jsonl"); ok {
+				if _, seen := sessions[b]; !seen {
+					sessions[b] = nil
+				}
+			}
+			if b, ok := strings.CutSuffix(e.Name, ".l2.json"); ok {
+				sessions[b] = read(path.Join("sessions", e.Name))
+			}
+		}
+	}
+	return render(read("facts.json"), read("concepts.json"), sessions)
 }
