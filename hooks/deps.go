@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"time"
 
 	"github.com/memkeep/memkeep/layers/config"
@@ -30,7 +31,13 @@ type Memory interface {
 	// Settle runs the deterministic steps the agent is never asked for:
 	// concepts for the session's records, L4 reflection and memory.md.
 	Settle(l memdir.Layout, sessionID string) (Change, error)
-	// SettleLater starts Settle, the recall index's update and the commit
+	// Background reports whether work can go to a background process
+	// (SettleLater): false keeps it all in the hook.
+	Background() bool
+	// AskFromTail is Ask from the L1 tail alone, before the extraction is
+	// written; ErrNoTail when it cannot tell (Micro, then Ask, instead).
+	AskFromTail(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
+	// SettleLater starts the extraction, Settle, the recall index's update and the commit
 	// in a background process, off the turn's path, and reports whether
 	// it did; false leaves them to the hook (no background processes
 	// wanted, or none could start).
@@ -53,6 +60,9 @@ type Memory interface {
 	// or "" when none passes the threshold.
 	Recall(l memdir.Layout, sessionID, prompt string, cfg config.RecallConfig) (string, error)
 }
+
+// ErrNoTail is AskFromTail's "cannot tell from the L1 tail alone".
+var ErrNoTail = errors.New("no extraction state to ask from the L1 tail")
 
 // RecordAsk is what Stop asks the agent for: its own record of one
 // exchange, prefilled with what memkeep knows.
@@ -148,12 +158,16 @@ func (d Deps) withDefaults() Deps {
 // handler); they do nothing and report nothing pending.
 type noMemory struct{}
 
-func (noMemory) Micro(memdir.Layout, string) (Change, error)        { return Change{}, nil }
-func (noMemory) Pending(memdir.Layout, string) (Pending, error)     { return Pending{}, nil }
-func (noMemory) Consolidate(memdir.Layout, string) (Change, error)  { return Change{}, nil }
-func (noMemory) Settle(memdir.Layout, string) (Change, error)       { return Change{}, nil }
-func (noMemory) Track(memdir.Layout, string) func()                 { return func() {} }
-func (noMemory) SettleLater(memdir.Layout, string) (bool, error)    { return false, nil }
+func (noMemory) Micro(memdir.Layout, string) (Change, error)       { return Change{}, nil }
+func (noMemory) Pending(memdir.Layout, string) (Pending, error)    { return Pending{}, nil }
+func (noMemory) Consolidate(memdir.Layout, string) (Change, error) { return Change{}, nil }
+func (noMemory) Settle(memdir.Layout, string) (Change, error)      { return Change{}, nil }
+func (noMemory) Track(memdir.Layout, string) func()                { return func() {} }
+func (noMemory) SettleLater(memdir.Layout, string) (bool, error)   { return false, nil }
+func (noMemory) Background() bool                                  { return false }
+func (noMemory) AskFromTail(memdir.Layout, string, int) (*RecordAsk, error) {
+	return nil, ErrNoTail
+}
 func (noMemory) Ask(memdir.Layout, string, int) (*RecordAsk, error) { return nil, nil }
 func (noMemory) RecordPrompt(memdir.Layout, string, string) ([]string, error) {
 	return nil, nil

@@ -55,6 +55,31 @@ func stop(e *Env) (Output, error) {
 			Summary: firstLine(e.In.LastAssistantMessage), Content: e.In.LastAssistantMessage,
 		}))
 	}
+	st := loadState(e.Layout, sid)
+	if st.BlockTurn != st.Turn {
+		st.BlockTurn, st.Blocks = st.Turn, 0
+	}
+	tools, edits := readCounters(e.Layout, sid)
+	cfg := e.Config.Stop
+	remindText := "memkeep: this turn is worth a record of its own; `" + selfProgram() + " status` shows the command"
+
+	// The turn's path, when a background run can take the rest: the
+	// request is made from the L1 tail alone, and the extraction,
+	// concepts, reflection, memory.md, the recall index and the commit
+	// are all left to `memkeep consolidate --settle`, so that a long
+	// session's Stop costs what its last turn does.
+	if e.Deps.Memory.Background() {
+		var ask *RecordAsk
+		var err error
+		if cfg.Enforce != "off" {
+			ask, err = e.Deps.Memory.AskFromTail(e.Layout, sid, cfg.MinEdits)
+		}
+		if !errors.Is(err, ErrNoTail) {
+			errs = append(errs, err)
+			return e.finishLater(sid, client, st, tools, edits, ask, remindText, errs)
+		}
+	}
+
 	// One recall index update for all this Stop writes (extraction, then
 	// concepts, reflection and memory.md), whichever way it returns.
 	track := e.Deps.Memory.Track(e.Layout, sid)
@@ -66,13 +91,6 @@ func stop(e *Env) (Output, error) {
 	}()
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
-
-	st := loadState(e.Layout, sid)
-	if st.BlockTurn != st.Turn {
-		st.BlockTurn, st.Blocks = st.Turn, 0
-	}
-	tools, edits := readCounters(e.Layout, sid)
-	cfg := e.Config.Stop
 
 	remind := false
 	if cfg.Enforce != "off" {
@@ -90,7 +108,6 @@ func stop(e *Env) (Output, error) {
 			remind = cfg.Enforce == "remind"
 		}
 	}
-	remindText := "memkeep: this turn is worth a record of its own; `" + selfProgram() + " status` shows the command"
 
 	// What needs no judgement (concepts, reflection, memory.md), the
 	// recall index and the commit go to a background process when one
@@ -140,6 +157,31 @@ func stop(e *Env) (Output, error) {
 	if remind {
 		out.SystemMessage = strings.TrimSpace(out.SystemMessage + "\n" + remindText)
 	}
+	errs = append(errs, saveState(e.Layout, sid, st))
+	return out, errors.Join(errs...)
+}
+
+// finishLater ends a Stop whose work the background run does: it starts
+// that run (which also extracts what the request was made from) and asks
+// for the agent's record when there is one to ask for.
+func (e *Env) finishLater(sid, client string, st sessionState, tools, edits int, ask *RecordAsk, remindText string, errs []error) (Output, error) {
+	cfg := e.Config.Stop
+	if _, err := e.Deps.Memory.SettleLater(e.Layout, sid); err != nil {
+		errs = append(errs, err)
+	}
+	out := Output{}
+	if ask != nil && !slices.Contains(st.Asked, ask.Key) {
+		st.Asked = append(st.Asked, ask.Key)
+		if cfg.Enforce == "block" && st.Blocks < cfg.BlockBudget {
+			st.Blocks++
+			errs = append(errs, saveState(e.Layout, sid, st))
+			return askAgent(client, RecordRequest(*ask)), errors.Join(errs...)
+		}
+		if cfg.Enforce == "remind" {
+			out.SystemMessage = remindText
+		}
+	}
+	st.Tools, st.Edits = tools, edits
 	errs = append(errs, saveState(e.Layout, sid, st))
 	return out, errors.Join(errs...)
 }

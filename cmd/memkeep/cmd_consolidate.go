@@ -161,7 +161,7 @@ func committing(c *cli.Command, s *streams) *cli.Command {
 }
 
 // settleInBackground is the work a Stop hands to `memkeep consolidate
-// --settle` (hooks.Memory.SettleLater): Settle for the session, the recall
+// --settle` (hooks.Memory.SettleLater): the extraction (Micro) and Settle for the session, the recall
 // index brought up to date, and the commit at the hooks' pace. Runs for
 // the same project wait for each other, so that a quick succession of
 // turns settles in order; what fails here is done by the next Stop or the
@@ -172,6 +172,9 @@ func settleInBackground(l memdir.Layout, sid string, cfg config.Config) error {
 		return err
 	}
 	defer lk.Unlock()
+	if _, err := consolidate.Micro(l, sid, consolidate.Options{LockWait: consolidate.LockWait}); err != nil && !errors.Is(err, l2.ErrNoSession) {
+		return err
+	}
 	sum, err := consolidate.Settle(l, sid, consolidate.Options{LockWait: consolidate.LockWait})
 	updateRecall(l, recall.UpdateOptions{Session: sid})
 	if err != nil {

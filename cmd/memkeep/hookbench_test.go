@@ -16,6 +16,7 @@ import (
 	"github.com/memkeep/memkeep/fixtures"
 	"github.com/memkeep/memkeep/hooks"
 	"github.com/memkeep/memkeep/internal/proctime"
+	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/l4"
@@ -254,16 +255,29 @@ func BenchmarkStopInProcess(b *testing.B) {
 		b.Run(fmt.Sprintf("Inline%dMB", mb), func(b *testing.B) { stopInProcess(b, mb, hookDeps()) })
 	}
 	for _, mb := range []int{4, 16, 64} {
-		deps := hookDeps()
-		deps.Memory = settledLater{memoryAdapter{}}
-		b.Run(fmt.Sprintf("Foreground%dMB", mb), func(b *testing.B) { stopInProcess(b, mb, deps) })
+		b.Run(fmt.Sprintf("Foreground%dMB", mb), func(b *testing.B) {
+			deps := hookDeps()
+			deps.Memory = settledLater{b: b}
+			stopInProcess(b, mb, deps)
+		})
 	}
 }
 
-// settledLater is the hook's memory whose background run is not timed.
-type settledLater struct{ memoryAdapter }
+// settledLater is the hook's memory whose background run happens at once,
+// with the timer stopped.
+type settledLater struct {
+	memoryAdapter
+	b *testing.B
+}
 
-func (settledLater) SettleLater(memdir.Layout, string) (bool, error) { return true, nil }
+func (m settledLater) SettleLater(l memdir.Layout, sid string) (bool, error) {
+	m.b.StopTimer()
+	defer m.b.StartTimer()
+	cfg, _ := config.Load(l.ConfigFile())
+	return true, settleInBackground(l, sid, cfg)
+}
+
+func (settledLater) Background() bool { return true }
 
 // stopInProcess times Stop after one new turn at the end of a session of
 // mb megabytes: the cost per turn must not grow with the session.

@@ -66,8 +66,24 @@ func (memoryAdapter) Settle(l memdir.Layout, sid string) (hooks.Change, error) {
 // SettleLater starts `memkeep consolidate --settle` in the background, as
 // SessionEnd starts its consolidation; MEMKEEP_NO_SPAWN keeps the work in
 // the hook.
-func (memoryAdapter) SettleLater(l memdir.Layout, sid string) (bool, error) {
-	if os.Getenv("MEMKEEP_NO_SPAWN") != "" {
+// Background: a background run can start unless MEMKEEP_NO_SPAWN says
+// to keep all work in the hook.
+func (memoryAdapter) Background() bool { return os.Getenv("MEMKEEP_NO_SPAWN") == "" }
+
+func (memoryAdapter) AskFromTail(l memdir.Layout, sid string, minEdits int) (*hooks.RecordAsk, error) {
+	a, err := consolidate.AskFromTail(l, sid, minEdits)
+	if errors.Is(err, consolidate.ErrNoTail) {
+		return nil, hooks.ErrNoTail
+	}
+	if a == nil || err != nil {
+		return nil, err
+	}
+	r := hooks.RecordAsk(*a)
+	return &r, nil
+}
+
+func (m memoryAdapter) SettleLater(l memdir.Layout, sid string) (bool, error) {
+	if !m.Background() {
 		return false, nil
 	}
 	exe, err := os.Executable()

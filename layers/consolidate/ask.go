@@ -1,11 +1,23 @@
 package consolidate
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fastfile"
+	"github.com/memkeep/memkeep/internal/jsonscan"
+	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
 	"github.com/memkeep/memkeep/layers/memdir"
 )
 
@@ -115,4 +127,186 @@ func recorded(s *l2.File, e *l2.Exchange) bool {
 		}
 	}
 	return false
+}
+
+// ErrNoTail means AskFromTail cannot tell from the L1 tail alone (no
+// extraction state yet, or one that does not match the L1 file): the
+// caller extracts first and asks AskFor.
+var ErrNoTail = errors.New("no extraction state to read the L1 tail from")
+
+// AskFromTail is AskFor without the session's L2 file: the exchange is
+// extracted from the L1 lines after the last closed exchange (as Micro
+// will extract it, with the same id), and only the L2 file's conscious
+// records are read, to tell whether the agent recorded it already. Its
+// cost follows the turn, not the session, so that a Stop can ask before
+// the extraction is written (in the background). ErrNoTail when the
+// state cannot be trusted.
+func AskFromTail(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error) {
+	base, err := l2.BaseFor(l, sessionID)
+	if err != nil {
+		return nil, nil // no L1 yet: nothing to ask about
+	}
+	st := loadExtractState(l, base)
+	if st == nil {
+		return nil, ErrNoTail
+	}
+	data, _, release, err := fastfile.Map(l.L1File(base))
+	if err != nil {
+		return nil, ErrNoTail
+	}
+	defer release()
+	if st.PrefixOff > int64(len(data)) || (st.PrefixOff > 0 && data[st.PrefixOff-1] != '\n') ||
+		crc32.ChecksumIEEE(data[:st.PrefixOff]) != st.PrefixCRC {
+		return nil, ErrNoTail
+	}
+	tail, _, _, err := l1.DecodeFrom(data, st.PrefixOff)
+	if err != nil {
+		return nil, ErrNoTail
+	}
+	var last *l2.Exchange
+	xs := l2.ExtractFrom(tail, st.PrefixLines, base)
+	for i := range xs {
+		if last == nil || xs[i].L1Range[0] > last.L1Range[0] {
+			last = &xs[i]
+		}
+	}
+	if last == nil || last.Significance < l2.MinSignificance {
+		return nil, nil
+	}
+	conscious, sid, err := consciousOf(l, base)
+	if err != nil {
+		return nil, err
+	}
+	if recorded(&l2.File{Exchanges: conscious}, last) {
+		return nil, nil
+	}
+	why := worth(last, minEdits)
+	if why == "" {
+		return nil, nil
+	}
+	ask := &RecordAsk{
+		SessionID: sid, Exchange: last.ID, L1Range: last.L1Range,
+		Files: last.Files, Commands: last.Commands, Why: why,
+		Key: base + ":" + strconv.Itoa(last.L1Range[0]),
+	}
+	if ask.SessionID == "" {
+		ask.SessionID = sessionID
+	}
+	concepts, err := l3.Load(l.ConceptsFile())
+	if err != nil {
+		return nil, err
+	}
+	ask.Concept = concepts.Propose(last).Name
+	return ask, nil
+}
+
+// consciousRecords reads only the conscious records of an L2 file, and
+// its session id: the other records are skipped over, not decoded.
+func consciousRecords(p string) (out []l2.Exchange, sessionID string, err error) {
+	b, _, release, err := fastfile.Map(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer release()
+	marker := []byte(`"source": "` + l2.Conscious + `"`)
+	if !bytes.Contains(b, marker) {
+		// No agent record (the usual case): a search, not a parse.
+		return nil, headerString(b, "session_id"), nil
+	}
+	err = jsonscan.Members(b, func(key, val []byte) {
+		switch string(key) {
+		case "session_id":
+			sessionID = jsonscan.String(val)
+		case "exchanges":
+			_ = jsonscan.Elements(val, func(el []byte) {
+				if !bytes.Contains(el, marker) {
+					return
+				}
+				var e l2.Exchange
+				if l2.DecodeJSON(el, &e) == nil && e.Source == l2.Conscious {
+					out = append(out, e)
+				}
+			})
+		}
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return out, sessionID, nil
+}
+
+// headerString reads a string member from the first lines of an L2 file,
+// where Encode writes the file's own members; "" when it is not there.
+func headerString(b []byte, key string) string {
+	head := b[:min(len(b), 1024)]
+	i := bytes.Index(head, []byte(`"`+key+`": "`))
+	if i < 0 {
+		return ""
+	}
+	v := head[i+len(key)+5:]
+	if j := bytes.IndexByte(v, '"'); j >= 0 {
+		return string(v[:j])
+	}
+	return ""
+}
+
+// The conscious records of a session's L2 file are kept beside the
+// extraction state, stamped with the file's metadata, each time memkeep
+// writes the file: AskFromTail then reads a few hundred bytes instead of
+// searching a long session's L2 file. A stamp that does not match (the
+// file was written by other means: a merge, a pull) falls back to the
+// search.
+type consciousNote struct {
+	Stamp     string        `json:"stamp"`
+	SessionID string        `json:"session_id"`
+	Records   []l2.Exchange `json:"records"`
+}
+
+func consciousPath(l memdir.Layout, base string) string {
+	return filepath.Join(extractDir(l), base+".conscious")
+}
+
+// noteConscious records the conscious records of the L2 file just
+// written at p. It is a cache: failing to write it costs a search.
+func noteConscious(l memdir.Layout, base, p string, s *l2.File) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return
+	}
+	n := consciousNote{Stamp: fastfile.Stamp(fi), SessionID: s.SessionID, Records: []l2.Exchange{}}
+	for _, e := range s.Exchanges {
+		if e.Source == l2.Conscious {
+			n.Records = append(n.Records, l2.Exchange{ID: e.ID, Source: e.Source, Links: e.Links, L1Range: e.L1Range})
+		}
+	}
+	b, err := json.Marshal(n)
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(extractDir(l), 0o755) == nil {
+		_ = atomicfile.WriteFile(consciousPath(l, base), b, 0o644)
+	}
+}
+
+// consciousOf is the session's conscious records and session id, from the
+// note when it matches the L2 file, else from the file.
+func consciousOf(l memdir.Layout, base string) ([]l2.Exchange, string, error) {
+	p := l.L2File(base)
+	fi, err := os.Stat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if b, err := os.ReadFile(consciousPath(l, base)); err == nil {
+		var n consciousNote
+		if json.Unmarshal(b, &n) == nil && n.Stamp == fastfile.Stamp(fi) {
+			return n.Records, n.SessionID, nil
+		}
+	}
+	return consciousRecords(p)
 }

@@ -2,9 +2,11 @@ package consolidate
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/memkeep/memkeep/layers/l1"
 	"github.com/memkeep/memkeep/layers/l2"
 )
 
@@ -87,5 +89,80 @@ func TestAgentsRecordOfAnExchange(t *testing.T) {
 	}
 	if again, err := AskFor(l, sid, 1); again != nil || err != nil {
 		t.Errorf("asked again about a recorded exchange: %+v, %v", again, err)
+	}
+}
+
+// TestAskFromTailAgreesWithAskFor: the request a Stop makes from the L1
+// tail alone, before the extraction is written, names the exchange and
+// prefills it as AskFor does once it is; a recorded exchange is not asked
+// about again.
+func TestAskFromTailAgreesWithAskFor(t *testing.T) {
+	l := project(t)
+	const sid = "abcd1234-0000-4000-8000-000000000000"
+	if _, err := AskFromTail(l, sid, 1); !errors.Is(err, ErrNoTail) {
+		t.Fatalf("before any extraction: %v, want ErrNoTail", err)
+	}
+	if _, err := Micro(l, sid, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b *RecordAsk) bool {
+		return a != nil && b != nil && a.Exchange == b.Exchange && a.Key == b.Key && a.L1Range == b.L1Range &&
+			a.Why == b.Why && a.SessionID == b.SessionID && strings.Join(a.Files, ",") == strings.Join(b.Files, ",") &&
+			strings.Join(a.Commands, ",") == strings.Join(b.Commands, ",")
+	}
+	tail, err := AskFromTail(l, sid, 1)
+	full, err2 := AskFor(l, sid, 1)
+	if err != nil || err2 != nil || !same(tail, full) {
+		t.Fatalf("from the tail %+v (%v), from L2 %+v (%v)", tail, err, full, err2)
+	}
+
+	// A new turn, not extracted yet.
+	f, err := os.OpenFile(l.L1File(base), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(l1.Encode([]l1.Record{
+		{TS: "2026-03-01T11:00:00.000Z", Kind: l1.KindPrompt, Text: "the cart total is wrong for two items"},
+		{TS: "2026-03-01T11:01:00.000Z", Kind: l1.KindTool, Tool: "Edit", File: "cart/cart.go", Lines: "10-12", Diff: "+1 -1 for i := 0"},
+		{TS: "2026-03-01T11:02:00.000Z", Kind: l1.KindTool, Tool: "Bash", Cmd: "go test ./cart", Exit: intp(0)},
+		{TS: "2026-03-01T11:03:00.000Z", Kind: l1.KindText, Text: "Fixed: the loop skipped the first price."},
+	}))
+	f.Close()
+	tail, err = AskFromTail(l, sid, 1)
+	if err != nil || tail == nil || tail.L1Range[0] != 7 || len(tail.Files) != 1 || tail.Files[0] != "cart/cart.go" {
+		t.Fatalf("the new turn from the tail: %+v, %v", tail, err)
+	}
+	if _, err := Micro(l, sid, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if full, err := AskFor(l, sid, 1); err != nil || !same(tail, full) {
+		t.Fatalf("after extraction AskFor = %+v (%v), the tail said %+v", full, err, tail)
+	}
+
+	// Another turn; the agent records it before any extraction ran (the
+	// Stop left it to its background run): the record still links
+	// memkeep's, which the agent's command makes first.
+	f, err = os.OpenFile(l.L1File(base), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(l1.Encode([]l1.Record{
+		{TS: "2026-03-01T12:00:00.000Z", Kind: l1.KindPrompt, Text: "round the cart total half up"},
+		{TS: "2026-03-01T12:01:00.000Z", Kind: l1.KindTool, Tool: "Edit", File: "cart/round.go", Lines: "3-9", Diff: "+4 -1 math.Round"},
+		{TS: "2026-03-01T12:02:00.000Z", Kind: l1.KindText, Text: "Done: totals round half up."},
+	}))
+	f.Close()
+	tail, err = AskFromTail(l, sid, 1)
+	if err != nil || tail == nil || tail.L1Range[0] != 11 {
+		t.Fatalf("the third turn from the tail: %+v, %v", tail, err)
+	}
+	in := l2.Input{Session: sid, Exchange: tail.Exchange, L1Range: tail.L1Range, Files: tail.Files,
+		Summary: "Cart totals now round half up", Keywords: []string{"cart", "rounding"}}
+	res, err := AddL2(l, "", in, clock)
+	if err != nil || res.Linked != tail.Exchange {
+		t.Fatalf("the agent's record before extraction: %+v, %v", res, err)
+	}
+	if again, err := AskFromTail(l, sid, 1); again != nil || err != nil {
+		t.Fatalf("asked again about a recorded exchange: %+v, %v", again, err)
 	}
 }

@@ -212,6 +212,9 @@ func (m *Memory) Save() ([]string, error) {
 		if err := put(p, s.Encode()); err != nil {
 			return wrote, err
 		}
+		if len(wrote) > 0 && wrote[len(wrote)-1] == p {
+			noteConscious(m.Layout, s.Base(), p, s)
+		}
 	}
 	if m.onDisk[m.Layout.ConceptsFile()] != nil || len(m.Concepts.Concepts) > 0 {
 		if err := put(m.Layout.ConceptsFile(), m.Concepts.Encode()); err != nil {

@@ -130,6 +130,14 @@ func addConscious(l memdir.Layout, sessionID string, in l2.Input, now time.Time)
 	if err != nil {
 		return l2.AddResult{}, err
 	}
+	if in.Exchange != "" {
+		// The Stop that asked for this record may have left the extraction
+		// to its background run: memkeep's record of the exchange is made
+		// here if that run has not made it yet.
+		if _, err := Micro(l, base, Options{}); err != nil {
+			return l2.AddResult{}, err
+		}
+	}
 	var res l2.AddResult
 	_, err = update(l, func(m *Memory) error {
 		recs, err := readL1(l, base)

@@ -225,6 +225,7 @@ func Micro(l memdir.Layout, sessionID string, opts Options) (Summary, error) {
 				return sum, err
 			}
 			sum.Written = append(sum.Written, p)
+			noteConscious(l, base, p, s)
 		}
 	}
 	if data := facts.Encode(); !bytes.Equal(factsDisk, data) {
