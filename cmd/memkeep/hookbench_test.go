@@ -169,8 +169,11 @@ func hookStopTail(b *testing.B, background bool) {
 	if _, err := proctime.Sample(run, 0, 1); err != nil {
 		b.Fatal(err)
 	}
-	// Each timed Stop sees one new turn: the state is put back before it.
-	stateDir := filepath.Join(dir, ".git", "memkeep")
+	waitForProcesses(bin) // the first Stop's background run
+	// Each timed Stop sees one new turn: the repository (HEAD, which a
+	// memory commit moves, and memkeep's state under .git) and the
+	// memory folder are put back before it.
+	stateDir := filepath.Join(dir, ".git")
 	snapshot := filepath.Join(b.TempDir(), "state")
 	if out, err := exec.Command("cp", "-a", stateDir, snapshot).CombinedOutput(); err != nil {
 		b.Fatalf("%v %s", err, out)
