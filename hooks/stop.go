@@ -96,16 +96,10 @@ func stop(e *Env) (Output, error) {
 	if cfg.Enforce != "off" {
 		ask, err := e.Deps.Memory.Ask(e.Layout, sid, cfg.MinEdits)
 		errs = append(errs, err)
-		if ask != nil && !slices.Contains(st.Asked, ask.Key) {
-			st.Asked = append(st.Asked, ask.Key)
-			if cfg.Enforce == "block" && st.Blocks < cfg.BlockBudget {
-				// Asked once per exchange: the next Stop commits what
-				// there is, with the agent's record or without it.
-				st.Blocks++
-				errs = append(errs, saveState(e.Layout, sid, st))
-				return askAgent(client, RecordRequest(*ask)), errors.Join(errs...)
-			}
-			remind = cfg.Enforce == "remind"
+		var asking *Output
+		if asking, remind = e.askOnce(client, &st, ask); asking != nil {
+			errs = append(errs, saveState(e.Layout, sid, st))
+			return *asking, errors.Join(errs...)
 		}
 	}
 
@@ -165,25 +159,40 @@ func stop(e *Env) (Output, error) {
 // that run (which also extracts what the request was made from) and asks
 // for the agent's record when there is one to ask for.
 func (e *Env) finishLater(sid, client string, st sessionState, tools, edits int, ask *RecordAsk, remindText string, errs []error) (Output, error) {
-	cfg := e.Config.Stop
 	if _, err := e.Deps.Memory.SettleLater(e.Layout, sid); err != nil {
 		errs = append(errs, err)
 	}
 	out := Output{}
-	if ask != nil && !slices.Contains(st.Asked, ask.Key) {
-		st.Asked = append(st.Asked, ask.Key)
-		if cfg.Enforce == "block" && st.Blocks < cfg.BlockBudget {
-			st.Blocks++
-			errs = append(errs, saveState(e.Layout, sid, st))
-			return askAgent(client, RecordRequest(*ask)), errors.Join(errs...)
-		}
-		if cfg.Enforce == "remind" {
-			out.SystemMessage = remindText
-		}
+	asking, remind := e.askOnce(client, &st, ask)
+	if asking != nil {
+		errs = append(errs, saveState(e.Layout, sid, st))
+		return *asking, errors.Join(errs...)
+	}
+	if remind {
+		out.SystemMessage = remindText
 	}
 	st.Tools, st.Edits = tools, edits
 	errs = append(errs, saveState(e.Layout, sid, st))
 	return out, errors.Join(errs...)
+}
+
+// askOnce asks for the agent's record of ask's exchange once per exchange
+// and within the block budget: it returns the answer that asks (nil when
+// not asking) and whether the user is to be reminded instead. Asked once,
+// the exchange is committed at the next Stop with the agent's record or
+// without it.
+func (e *Env) askOnce(client string, st *sessionState, ask *RecordAsk) (*Output, bool) {
+	cfg := e.Config.Stop
+	if ask == nil || slices.Contains(st.Asked, ask.Key) {
+		return nil, false
+	}
+	st.Asked = append(st.Asked, ask.Key)
+	if cfg.Enforce == "block" && st.Blocks < cfg.BlockBudget {
+		st.Blocks++
+		out := askAgent(client, RecordRequest(*ask))
+		return &out, false
+	}
+	return nil, cfg.Enforce == "remind"
 }
 
 // transcriptWait bounds how long Stop waits for Claude Code to finish
