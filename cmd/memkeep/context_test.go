@@ -4,10 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l4"
 )
 
 // TestContextAfterImportOnABranch: sessions recorded in another checkout
@@ -62,6 +65,84 @@ func TestContextAfterImportOnABranch(t *testing.T) {
 		seen[line] = true
 		if strings.Contains(line, "memkeep ") && !strings.Contains(line, "memkeep recall") {
 			t.Errorf("a memkeep command in the context: %q", line)
+		}
+	}
+}
+
+// TestImportKeepsWhatMatters: sessions recorded in another checkout
+// (/home/dev/shop) and imported here: every edited file is in an L2
+// exchange by its project path, each rule the user stated is an L4 rule,
+// the user's "No, don't raise" is a correction linked to the exchange it
+// corrects, and the decision keeps its reason.
+func TestImportKeepsWhatMatters(t *testing.T) {
+	p := newFaultProject(t, t.TempDir())
+	dir := t.TempDir()
+	for _, fx := range fixtures.ShopSessions() {
+		f := filepath.Join(dir, fx.Name+".jsonl")
+		if err := os.WriteFile(f, fx.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.run("", nil, "import", f)
+	}
+	p.run("", nil, "consolidate", "--deep")
+	files, _ := filepath.Glob(filepath.Join(p.dir, ".claude/memory/sessions/*.l2.json"))
+	var exchanges []l2.Exchange
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := l2.Decode(f, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exchanges = append(exchanges, s.Exchanges...)
+	}
+	byFile := map[string]bool{}
+	var correction *l2.Exchange
+	decision := false
+	for i, e := range exchanges {
+		for _, f := range e.Files {
+			byFile[f] = true
+		}
+		if e.Type == l2.TypeCorrection && e.Source == l2.Subconscious {
+			correction = &exchanges[i]
+		}
+		if strings.Contains(e.Summary+" "+e.Details, "because staging and production use different databases") {
+			decision = true
+		}
+	}
+	for _, f := range []string{"inv/stock.py", "inv/db.py", "inv/notify.py"} {
+		if !byFile[f] {
+			t.Errorf("%s is in no L2 exchange (files: %v)", f, byFile)
+		}
+	}
+	if !decision {
+		t.Error("the decision lost its reason")
+	}
+	if correction == nil || len(correction.Links) == 0 {
+		t.Fatalf("no correction linked to what it corrects: %+v", correction)
+	}
+	var corrected *l2.Exchange
+	for i := range exchanges {
+		if exchanges[i].ID == correction.Links[0] {
+			corrected = &exchanges[i]
+		}
+	}
+	if corrected == nil || !slices.Contains(corrected.Files, "inv/stock.py") {
+		t.Errorf("the correction links %v, not the stock exchange", correction.Links)
+	}
+	b, err := os.ReadFile(filepath.Join(p.dir, ".claude/memory/facts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var facts l4.Facts
+	if err := l2.DecodeJSON(b, &facts); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Always run make lint before committing.", "Never edit files under generated/."} {
+		if !slices.ContainsFunc(facts.Rules, func(r l4.Rule) bool { return r.Text == want && r.Source == "user" }) {
+			t.Errorf("the rule %q is not a user's L4 rule: %+v", want, facts.Rules)
 		}
 	}
 }
