@@ -70,6 +70,12 @@ func TestConceptNamesAreAboutTheWork(t *testing.T) {
 	if got := SuggestName(e, nil); genericName[got] || got == "before" || got == "always" {
 		t.Errorf("named %q after a word of how the work was told", got)
 	}
+	// A contraction typed without its apostrophe is a stop word too.
+	for _, summary := range []string{"mix phx.server doesnt seem to start", "the server doesn’t start", "it isnt working, dont know why"} {
+		if got := SuggestName(&l2.Exchange{Summary: summary}, nil); strings.Contains(got, "doesn") || strings.Contains(got, "isnt") || strings.Contains(got, "dont") || strings.Contains(got, "seem") {
+			t.Errorf("%q named %q", summary, got)
+		}
+	}
 	var all []*l2.Exchange
 	for _, f := range []string{"lib/spotter/transcripts/renderer.ex", "lib/spotter/hooks/registry.ex", "lib/spotter_web/live/session_live.ex",
 		"lib/spotter/otel/tracer.ex", "lib/spotter_web/live/dashboard_live.ex", "lib/spotter/review/annotation.ex",

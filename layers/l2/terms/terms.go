@@ -402,6 +402,8 @@ var stopWords = sync.OnceValue(func() map[string]bool {
 	add added adds remove removed removes implement implemented work works worked working try tried
 	file files code new old run ran running check checked thing things way like see look looks good well
 	one two first last next still already ll ve re don doesn didn isn wasn won t s d m
+	dont doesnt didnt isnt wasnt wont cant couldnt shouldnt wouldnt arent werent hasnt havent hadnt aint
+	seem seems seemed
 	because since so via per while though however therefore thus`) {
 		m[w] = true
 		m[Stem(w)] = true
