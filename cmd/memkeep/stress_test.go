@@ -41,10 +41,11 @@ import (
 // JSON (or nothing) on stdout.
 //
 // Each session runs MEMKEEP_STRESS_ROUNDS turns (default 10); the user works
-// for as long as the sessions do. SessionEnd's background consolidation
-// (`memkeep consolidate --deferred`) is started by the test itself, right
-// after SessionEnd and concurrently with the rest (MEMKEEP_NO_SPAWN), so
-// that no memkeep process outlives the test.
+// for as long as the sessions do. The hooks start their background runs
+// as they do for users (Stop's `consolidate --settle`, SessionEnd's
+// `consolidate --deferred`); the test also runs `consolidate --deferred`
+// itself right after each SessionEnd, and waits for every memkeep process
+// before it checks, so that none outlives the test.
 func TestStressSessionsWhileUserWorks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stress test: skipped with -short")
@@ -88,7 +89,8 @@ func TestStressSessionsWhileUserWorks(t *testing.T) {
 	close(done)
 	uwg.Wait()
 	sessionsTook := time.Since(started)
-	r.bg.Wait() // the background consolidations SessionEnd started
+	r.bg.Wait()             // the background consolidations SessionEnd started
+	waitForProcesses(r.bin) // and those the hooks started (Stop's settle runs)
 
 	// The end of the day: back on main, one last consolidation and commit.
 	u.finish()
@@ -184,8 +186,7 @@ func newStressRepo(t *testing.T) *stressRepo {
 	})
 	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Stress User", "GIT_AUTHOR_EMAIL=user@example.com",
-		"GIT_COMMITTER_NAME=Stress User", "GIT_COMMITTER_EMAIL=user@example.com",
-		"MEMKEEP_NO_SPAWN=1")
+		"GIT_COMMITTER_NAME=Stress User", "GIT_COMMITTER_EMAIL=user@example.com")
 	dir := filepath.Join(t.TempDir(), "project")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
