@@ -575,7 +575,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	}
 	// What came into HEAD's memory by other means (a pull, a merge, a
 	// checkout) is merged into the shadow first, or the commit would undo it.
-	if _, err := syncShadow(l, r); err != nil {
+	if err := syncShadow(l, r); err != nil {
 		return Result{}, err
 	}
 	ix, idxMtime, err := readIndex(l.GitDir)
@@ -691,7 +691,7 @@ func commitOnce(l memdir.Layout, r *repo.Repo, o Options) (Result, error) {
 	if fi, err := os.Stat(l.MemoryDir()); err != nil || !fi.IsDir() {
 		return Result{Status: NoChange, Reason: "no memory yet (memkeep init makes " + memRel + ")"}, nil
 	}
-	shadow, fresh, err := shadowFiles(l, r, ix, idxMtime)
+	shadow, fresh, err := shadowFiles(l, r, ix, true)
 	if err != nil {
 		return Result{}, err
 	}

@@ -55,7 +55,10 @@ type workFile struct {
 // shadowFiles hashes the shadow's files, writes their blobs, and returns
 // them by path under the memory folder, with the content read this time
 // (for the review and for writing the work tree).
-func shadowFiles(l memdir.Layout, r *repo.Repo, ix *gitindex.Index, idxMtime time.Time) (map[string]builtFile, map[plumbing.Hash][]byte, error) {
+//
+// With write false (a look, not a commit) nothing is written: the blobs
+// are hashed only, and the cache is left as it is.
+func shadowFiles(l memdir.Layout, r *repo.Repo, ix *gitindex.Index, write bool) (map[string]builtFile, map[plumbing.Hash][]byte, error) {
 	tracked := func(rel string) bool {
 		if strings.HasSuffix(rel, "/") {
 			a, b := ix.Range(strings.TrimSuffix(rel, "/"))
@@ -92,16 +95,20 @@ func shadowFiles(l memdir.Layout, r *repo.Repo, ix *gitindex.Index, idxMtime tim
 			}
 			return nil, nil, err
 		}
-		h, err := r.WriteObject(plumbing.BlobObject, data)
-		if err != nil {
-			return nil, nil, err
+		h := repo.HashObject(plumbing.BlobObject, data)
+		if write {
+			if h, err = r.WriteObject(plumbing.BlobObject, data); err != nil {
+				return nil, nil, err
+			}
 		}
 		fresh[h] = data
 		st.Size = uint32(len(data))
 		out[sub] = builtFile{sub, mode, h}
 		entries = append(entries, gitindex.NewEntry(f.rel, mode, h, st))
 	}
-	writeShadowCache(l, entries)
+	if write {
+		writeShadowCache(l, entries)
+	}
 	return out, fresh, nil
 }
 
@@ -456,4 +463,17 @@ func unmaterialize(l memdir.Layout, r *repo.Repo, work []workFile) {
 		_ = writeWorkFile(l, abs, data, w.seen.Mode().Perm())
 	}
 	clearJournal(l)
+}
+
+// headMemory is the memory folder's tree in HEAD (zero on an unborn branch
+// or without one).
+func headMemory(r *repo.Repo, head repo.Head) (plumbing.Hash, error) {
+	if head.Hash.IsZero() {
+		return plumbing.ZeroHash, nil
+	}
+	c, err := r.Commit(head.Hash)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.SubtreeAt(c.TreeHash, memRel)
 }

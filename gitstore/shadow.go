@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore/internal/repo"
 	"github.com/memkeep/memkeep/gitstore/merge"
 	"github.com/memkeep/memkeep/internal/atomicfile"
+	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
@@ -81,55 +81,62 @@ func Sync(l memdir.Layout) error {
 		return nil // a commit is running, and syncs first
 	}
 	defer lk.Unlock()
-	_, err = syncShadow(l, r)
+	err = syncShadow(l, r)
 	if d := (deferral{}); errors.As(err, &d) {
 		return nil // not now; the next hook or commit merges it
 	}
 	return err
 }
 
-// syncShadow is Sync under commit.lock. It returns HEAD's memory tree.
-func syncShadow(l memdir.Layout, r *repo.Repo) (plumbing.Hash, error) {
+// syncShadow is Sync under commit.lock. It runs at every Stop: when HEAD
+// is the commit last reconciled and memory.md is as last seen, it reads
+// no object and no index.
+func syncShadow(l memdir.Layout, r *repo.Repo) error {
 	head, err := r.ReadHead()
 	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	var mem plumbing.Hash
-	if !head.Hash.IsZero() {
-		c, err := r.Commit(head.Hash)
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		if mem, err = r.SubtreeAt(c.TreeHash, memRel); err != nil {
-			return plumbing.ZeroHash, err
-		}
+		return err
 	}
 	if inProgress(l.GitDir) != "" || head.Detached() {
+		return nil
+	}
+	var mem plumbing.Hash
+	memRead := false
+	headMem := func() (plumbing.Hash, error) {
+		if !memRead {
+			var err error
+			if mem, err = headMemory(r, head); err != nil {
+				return plumbing.ZeroHash, err
+			}
+			memRead = true
+		}
 		return mem, nil
 	}
-	if err := adoptDigestEdit(l, r, mem); err != nil {
-		return mem, err
+	if err := adoptDigestEdit(l, r, headMem); err != nil {
+		return err
 	}
 	base, ok := readBase(l)
 	if ok && base.Commit == head.Hash {
-		return mem, nil
+		return nil
+	}
+	if mem, err = headMem(); err != nil {
+		return err
 	}
 	if ok && base.Tree != mem {
 		// The merge rewrites memory files: not under a consolidation's
 		// feet (it would write back what it loaded before the merge).
 		lk, err := filelock.Acquire(l.MemoryLock(), syncLockWait)
 		if err != nil {
-			return mem, deferf("memory is being written by another memkeep process: HEAD's memory is merged in next time")
+			return deferf("memory is being written by another memkeep process: HEAD's memory is merged in next time")
 		}
 		defer lk.Unlock()
 		if err := mergeInbound(l, r, base.Tree, mem); err != nil {
-			return mem, err
+			return err
 		}
 	}
 	// Without a base (the shadow was just copied from the work tree, which
 	// held HEAD's memory and memkeep's uncommitted changes) the shadow is
 	// taken as based on HEAD.
-	return mem, writeBase(l, shadowBase{head.Hash, mem})
+	return writeBase(l, shadowBase{head.Hash, mem})
 }
 
 // treeFile is one file of a memory tree, by its path under the memory
@@ -284,7 +291,7 @@ func mergeDigest(l memdir.Layout, r *repo.Repo, headMem plumbing.Hash, ours, the
 	if DigestRenderer == nil {
 		return ours
 	}
-	facts, concepts, sessions, err := treeInputs(r, headMem)
+	facts, concepts, sessions, err := merge.TreeInputs(r, headMem, "")
 	if err != nil {
 		return ours
 	}
@@ -296,37 +303,6 @@ func mergeDigest(l memdir.Layout, r *repo.Repo, headMem plumbing.Hash, ours, the
 		return ours
 	}
 	return theirs
-}
-
-// treeInputs reads what memory.md is rendered from out of a memory tree.
-func treeInputs(r *repo.Repo, mem plumbing.Hash) (facts, concepts []byte, sessions map[string][]byte, err error) {
-	files, err := headFiles(r, mem)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	read := func(sub string) []byte {
-		if f, ok := files[sub]; ok {
-			if b, err := r.Blob(f.hash); err == nil {
-				return b
-			}
-		}
-		return nil
-	}
-	sessions = map[string][]byte{}
-	for sub := range files {
-		name, ok := strings.CutPrefix(sub, "sessions/")
-		if !ok || strings.Contains(name, "/") {
-			continue
-		}
-		if b, ok := strings.CutSuffix(name, ".l2.json"); ok {
-			sessions[b] = read(sub)
-		} else if b, ok := strings.CutSuffix(name, ".l1.jsonl"); ok {
-			if _, seen := sessions[b]; !seen {
-				sessions[b] = nil
-			}
-		}
-	}
-	return read("facts.json"), read("concepts.json"), sessions, nil
 }
 
 func readNoFollow(l memdir.Layout, p string) ([]byte, error) {
@@ -348,39 +324,37 @@ func readNoFollow(l memdir.Layout, p string) ([]byte, error) {
 // files (consolidate's digest edits) and renders memory.md again. Only
 // memory.md: the other memory files a person edits by hand are left to
 // them, and come in when they commit them.
-func adoptDigestEdit(l memdir.Layout, r *repo.Repo, mem plumbing.Hash) error {
+func adoptDigestEdit(l memdir.Layout, r *repo.Repo, headMem func() (plumbing.Hash, error)) error {
 	wt := filepath.Join(l.WorkMemoryDir(), "memory.md")
 	fi, err := os.Lstat(wt)
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	ix, idxMtime, err := readIndex(l.GitDir)
-	if err != nil {
+	// The file as memkeep last looked at it (its stat data): nothing to
+	// read, on the path every Stop takes.
+	seen := filepath.Join(l.StateDir(), "digest-seen")
+	stamp := fastfile.Stamp(fi)
+	if b, err := os.ReadFile(seen); err == nil && string(b) == stamp {
 		return nil
-	}
-	var committed treeFile
-	if ents, err := r.Tree(mem); err == nil {
-		for _, te := range ents {
-			if te.Name == "memory.md" {
-				committed = treeFile{te.Hash, te.Mode}
-			}
-		}
-	}
-	e, inIndex := ix.Find(memRel + "/memory.md")
-	if inIndex && e.Hash() == committed.hash && reusable(e, e.Mode(), statOf(fi), idxMtime) {
-		return nil // as committed
 	}
 	have, err := os.ReadFile(wt)
 	if err != nil {
 		return nil
 	}
-	if !committed.hash.IsZero() && repo.HashObject(plumbing.BlobObject, have) == committed.hash {
-		return nil
+	mem, err := headMem()
+	if err != nil {
+		return err
 	}
-	if shadow, err := readNoFollow(l, l.DigestFile()); err == nil && bytes.Equal(shadow, have) {
-		return nil
+	committed, err := r.File(mem, "memory.md")
+	asCommitted := err == nil && bytes.Equal(committed, have)
+	if shadow, err := readNoFollow(l, l.DigestFile()); !asCommitted && (err != nil || !bytes.Equal(shadow, have)) {
+		if err := atomicfile.WriteFile(l.DigestFile(), have, 0o644); err != nil {
+			return err
+		}
 	}
-	return atomicfile.WriteFile(l.DigestFile(), have, 0o644)
+	// A cache: failing to keep it costs the next Sync a read of the file.
+	_ = atomicfile.WriteFile(seen, []byte(stamp), 0o644)
+	return nil
 }
 
 // MemoryUncommitted lists the memory files (repository-relative) whose content
@@ -396,60 +370,27 @@ func MemoryUncommitted(l memdir.Layout) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var mem plumbing.Hash
-	if !head.Hash.IsZero() {
-		c, err := r.Commit(head.Hash)
-		if err != nil {
-			return nil, err
-		}
-		if mem, err = r.SubtreeAt(c.TreeHash, memRel); err != nil {
-			return nil, err
-		}
+	mem, err := headMemory(r, head)
+	if err != nil {
+		return nil, err
 	}
 	committed, err := headFiles(r, mem)
 	if err != nil {
 		return nil, err
 	}
-	cache, cacheMtime := readShadowCache(l)
-	seen := map[string]bool{}
-	var out []string
-	err = filepath.WalkDir(l.MemoryDir(), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !d.Type().IsRegular() || isTempFile(d.Name()) {
-			return nil
-		}
-		rel, _ := filepath.Rel(l.MemoryDir(), p)
-		sub := filepath.ToSlash(rel)
-		seen[sub] = true
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		var h plumbing.Hash
-		if e, ok := cache.Find(memRel + "/" + sub); ok && reusable(e, e.Mode(), statOf(fi), cacheMtime) {
-			h = e.Hash()
-		} else {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return nil
-			}
-			h = repo.HashObject(plumbing.BlobObject, data)
-		}
-		if committed[sub].hash != h {
-			out = append(out, memRel+"/"+sub)
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ix, _, err := readIndex(l.GitDir)
+	if err != nil {
 		return nil, err
 	}
-	for sub := range committed {
-		if !seen[sub] {
+	shadow, _, err := shadowFiles(l, r, ix, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, sub := range sortedKeys(shadow, committed) {
+		if shadow[sub].hash != committed[sub].hash {
 			out = append(out, memRel+"/"+sub)
 		}
 	}
-	slices.Sort(out)
 	return out, nil
 }

@@ -37,11 +37,10 @@ type Memory interface {
 	// AskFromTail is Ask from the L1 tail alone, before the extraction is
 	// written; ErrNoTail when it cannot tell (Micro, then Ask, instead).
 	AskFromTail(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
-	// SettleLater starts the extraction, Settle, the recall index's update and the commit
-	// in a background process, off the turn's path, and reports whether
-	// it did; false leaves them to the hook (no background processes
-	// wanted, or none could start).
-	SettleLater(l memdir.Layout, sessionID string) (bool, error)
+	// SettleLater starts the extraction, Settle, the recall index's
+	// update and the commit in a background process, off the turn's path
+	// (only when Background).
+	SettleLater(l memdir.Layout, sessionID string) error
 	// Ask finds the exchange of the session worth the agent's own record
 	// and still without one (nil: none); minEdits is stop.min_edits.
 	Ask(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
@@ -163,7 +162,7 @@ func (noMemory) Pending(memdir.Layout, string) (Pending, error)    { return Pend
 func (noMemory) Consolidate(memdir.Layout, string) (Change, error) { return Change{}, nil }
 func (noMemory) Settle(memdir.Layout, string) (Change, error)      { return Change{}, nil }
 func (noMemory) Track(memdir.Layout, string) func()                { return func() {} }
-func (noMemory) SettleLater(memdir.Layout, string) (bool, error)   { return false, nil }
+func (noMemory) SettleLater(memdir.Layout, string) error           { return nil }
 func (noMemory) Background() bool                                  { return false }
 func (noMemory) AskFromTail(memdir.Layout, string, int) (*RecordAsk, error) {
 	return nil, ErrNoTail

@@ -226,7 +226,12 @@ func deferredWork(l memdir.Layout, age time.Duration, now time.Time) bool {
 // spawnConsolidate starts `memkeep consolidate --deferred` detached from
 // Claude Code: its own session, no shared pipes, so the hook returns at
 // once and Claude Code does not wait for it.
-func spawnConsolidate(l memdir.Layout) error {
+func spawnConsolidate(l memdir.Layout) error { return Spawn(l, "consolidate", "--deferred") }
+
+// Spawn starts this program with args in the project's root as a
+// background process of its own session, which outlives the hook; nothing
+// with MEMKEEP_NO_SPAWN set (tests, benchmarks, the demo).
+func Spawn(l memdir.Layout, args ...string) error {
 	if os.Getenv("MEMKEEP_NO_SPAWN") != "" {
 		return nil
 	}
@@ -234,11 +239,11 @@ func spawnConsolidate(l memdir.Layout) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(exe, "consolidate", "--deferred")
+	cmd := exec.Command(exe, args...)
 	cmd.Dir = l.Root
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start background consolidation: %w", err)
+		return fmt.Errorf("start memkeep %s in the background: %w", strings.Join(args, " "), err)
 	}
 	return cmd.Process.Release()
 }

@@ -91,32 +91,22 @@ func stop(e *Env) (Output, error) {
 	}()
 	ch, err := e.Deps.Memory.Micro(e.Layout, sid)
 	errs = append(errs, err)
-
-	remind := false
+	var ask *RecordAsk
 	if cfg.Enforce != "off" {
-		ask, err := e.Deps.Memory.Ask(e.Layout, sid, cfg.MinEdits)
+		ask, err = e.Deps.Memory.Ask(e.Layout, sid, cfg.MinEdits)
 		errs = append(errs, err)
-		var asking *Output
-		if asking, remind = e.askOnce(client, &st, ask); asking != nil {
-			errs = append(errs, saveState(e.Layout, sid, st))
-			return *asking, errors.Join(errs...)
-		}
 	}
-
-	// What needs no judgement (concepts, reflection, memory.md), the
-	// recall index and the commit go to a background process when one
-	// can run: the turn ends without waiting for them.
-	if later, err := e.Deps.Memory.SettleLater(e.Layout, sid); later {
-		tracked = true // the background run brings the recall index up to date
-		st.Tools, st.Edits = tools, edits
+	if e.Deps.Memory.Background() {
+		// The tail could not tell (the session's first extraction): the
+		// rest goes to the background run all the same, which also
+		// brings the recall index up to date.
+		tracked = true
+		return e.finishLater(sid, client, st, tools, edits, ask, remindText, errs)
+	}
+	asking, remind := e.askOnce(client, &st, ask)
+	if asking != nil {
 		errs = append(errs, saveState(e.Layout, sid, st))
-		out := Output{}
-		if remind {
-			out.SystemMessage = remindText
-		}
-		return out, errors.Join(errs...)
-	} else if err != nil {
-		errs = append(errs, err)
+		return *asking, errors.Join(errs...)
 	}
 
 	p, err := e.Deps.Memory.Pending(e.Layout, sid)
@@ -159,7 +149,7 @@ func stop(e *Env) (Output, error) {
 // that run (which also extracts what the request was made from) and asks
 // for the agent's record when there is one to ask for.
 func (e *Env) finishLater(sid, client string, st sessionState, tools, edits int, ask *RecordAsk, remindText string, errs []error) (Output, error) {
-	if _, err := e.Deps.Memory.SettleLater(e.Layout, sid); err != nil {
+	if err := e.Deps.Memory.SettleLater(e.Layout, sid); err != nil {
 		errs = append(errs, err)
 	}
 	out := Output{}

@@ -142,14 +142,10 @@ func committing(c *cli.Command, s *streams) *cli.Command {
 			if os.Getenv("CLAUDECODE") != "" {
 				// The agent's command, inside a session whose hooks
 				// commit: the hooks' pace, not a commit per command.
-				o.MinInterval, o.Quiet, o.Auto = hookCommitInterval, gitQuiet, true
+				o = paced(o)
 			}
-			res, err := gitstore.Commit(l, o)
-			switch {
-			case err != nil:
-				fmt.Fprintf(s.err, "memkeep: commit: %v (the memory is written; `memkeep commit` retries)\n", err)
-			case res.Status == gitstore.Deferred:
-				fmt.Fprintf(s.err, "memkeep: commit deferred: %s\n", res.Reason)
+			if res, err := gitstore.Commit(l, o); err != nil || res.Status != gitstore.Committed {
+				reportCommit(s, res, err) // only what failed or waits
 			}
 			return nil
 		}

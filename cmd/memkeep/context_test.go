@@ -19,16 +19,7 @@ import (
 // their reasons; memory about the changed file; no line twice; no memkeep
 // command; within 6,000 characters.
 func TestContextAfterImportOnABranch(t *testing.T) {
-	p := newFaultProject(t, t.TempDir())
-	dir := t.TempDir()
-	for _, fx := range fixtures.ShopSessions() {
-		f := filepath.Join(dir, fx.Name+".jsonl")
-		if err := os.WriteFile(f, fx.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.run("", nil, "import", f)
-	}
-	p.run("", nil, "consolidate", "--deep")
+	p := importShop(t)
 	p.git("checkout", "-q", "-b", "feature/notify-retry")
 	os.MkdirAll(filepath.Join(p.dir, "inv"), 0o755)
 	os.WriteFile(filepath.Join(p.dir, "inv", "notify.py"), []byte("def notify_low_stock(sku, count, retries=3):\n    pass\n"), 0o644)
@@ -75,16 +66,7 @@ func TestContextAfterImportOnABranch(t *testing.T) {
 // the user's "No, don't raise" is a correction linked to the exchange it
 // corrects, and the decision keeps its reason.
 func TestImportKeepsWhatMatters(t *testing.T) {
-	p := newFaultProject(t, t.TempDir())
-	dir := t.TempDir()
-	for _, fx := range fixtures.ShopSessions() {
-		f := filepath.Join(dir, fx.Name+".jsonl")
-		if err := os.WriteFile(f, fx.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.run("", nil, "import", f)
-	}
-	p.run("", nil, "consolidate", "--deep")
+	p := importShop(t)
 	files, _ := filepath.Glob(filepath.Join(p.dir, ".claude/memory/sessions/*.l2.json"))
 	var exchanges []l2.Exchange
 	for _, f := range files {
@@ -145,4 +127,21 @@ func TestImportKeepsWhatMatters(t *testing.T) {
 			t.Errorf("the rule %q is not a user's L4 rule: %+v", want, facts.Rules)
 		}
 	}
+}
+
+// importShop is a project into which the shop sessions, recorded in
+// another checkout (/home/dev/shop), were imported and consolidated.
+func importShop(t *testing.T) *faultProject {
+	t.Helper()
+	p := newFaultProject(t, t.TempDir())
+	dir := t.TempDir()
+	for _, fx := range fixtures.ShopSessions() {
+		f := filepath.Join(dir, fx.Name+".jsonl")
+		if err := os.WriteFile(f, fx.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.run("", nil, "import", f)
+	}
+	p.run("", nil, "consolidate", "--deep")
+	return p
 }

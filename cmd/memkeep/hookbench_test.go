@@ -273,11 +273,11 @@ type settledLater struct {
 	b *testing.B
 }
 
-func (m settledLater) SettleLater(l memdir.Layout, sid string) (bool, error) {
+func (m settledLater) SettleLater(l memdir.Layout, sid string) error {
 	m.b.StopTimer()
 	defer m.b.StartTimer()
 	cfg, _ := config.Load(l.ConfigFile())
-	return true, settleInBackground(l, sid, cfg)
+	return settleInBackground(l, sid, cfg)
 }
 
 func (settledLater) Background() bool { return true }

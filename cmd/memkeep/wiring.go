@@ -2,12 +2,9 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/memkeep/memkeep/gitstore"
@@ -63,9 +60,6 @@ func (memoryAdapter) Settle(l memdir.Layout, sid string) (hooks.Change, error) {
 	return change(sum), err
 }
 
-// SettleLater starts `memkeep consolidate --settle` in the background, as
-// SessionEnd starts its consolidation; MEMKEEP_NO_SPAWN keeps the work in
-// the hook.
 // Background: a background run can start unless MEMKEEP_NO_SPAWN says
 // to keep all work in the hook.
 func (memoryAdapter) Background() bool { return os.Getenv("MEMKEEP_NO_SPAWN") == "" }
@@ -82,21 +76,10 @@ func (memoryAdapter) AskFromTail(l memdir.Layout, sid string, minEdits int) (*ho
 	return &r, nil
 }
 
-func (m memoryAdapter) SettleLater(l memdir.Layout, sid string) (bool, error) {
-	if !m.Background() {
-		return false, nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return false, err
-	}
-	cmd := exec.Command(exe, "consolidate", "--settle", "--session", sid)
-	cmd.Dir = l.Root
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return false, fmt.Errorf("start background settle: %w", err)
-	}
-	return true, cmd.Process.Release()
+// SettleLater starts `memkeep consolidate --settle` in the background, as
+// SessionEnd starts its consolidation.
+func (memoryAdapter) SettleLater(l memdir.Layout, sid string) error {
+	return hooks.Spawn(l, "consolidate", "--settle", "--session", sid)
 }
 
 func (memoryAdapter) Ask(l memdir.Layout, sid string, minEdits int) (*hooks.RecordAsk, error) {
@@ -218,12 +201,20 @@ const hookCommitInterval = 30 * time.Second
 // before memkeep commits on its own initiative (gitstore.Options.Quiet).
 const gitQuiet = 2 * time.Second
 
+// paced is o for a commit memkeep makes on its own initiative (the hooks,
+// the agent's commands): at most every hookCommitInterval, when git has
+// been quiet for gitQuiet, never for stream events alone.
+func paced(o gitstore.Options) gitstore.Options {
+	o.MinInterval, o.Quiet, o.Auto = hookCommitInterval, gitQuiet, true
+	return o
+}
+
 // gitAdapter commits the memory folder.
 type gitAdapter struct{}
 
 func (gitAdapter) Commit(l memdir.Layout, mode, sid, summary string) (string, error) {
 	cfg, _ := config.Load(l.ConfigFile())
-	o := gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan, MinInterval: hookCommitInterval, Quiet: gitQuiet, Auto: true}
+	o := paced(gitstore.Options{Mode: gitstore.Mode(mode), LockWait: hookLockWait, Scan: cfg.Scan})
 	if sid != "" {
 		o.Trailers = []gitstore.Trailer{{Key: "Memkeep-Session", Value: sid}}
 	}

@@ -121,12 +121,16 @@ func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []
 		return out
 	}
 	if render != nil {
-		if out, ok := editedSide(path.Dir(pathname), ours, theirs, render); ok {
-			return out
-		}
-		if facts, concepts, sessions, err := mergedInputs(path.Dir(pathname)); err == nil {
-			if out, err := render(facts, concepts, sessions); err == nil {
+		if m, err := openMerge(); err == nil {
+			defer m.r.Close()
+			dir := path.Dir(pathname)
+			if out, ok := m.editedSide(dir, ours, theirs, render); ok {
 				return out
+			}
+			if facts, concepts, sessions, err := m.mergedInputs(dir); err == nil {
+				if out, err := render(facts, concepts, sessions); err == nil {
+					return out
+				}
 			}
 		}
 	}
@@ -136,8 +140,150 @@ func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []
 	return theirs
 }
 
-// mergedInputs finds the three commits of the merge in progress and merges
-// dir/facts.json, dir/concepts.json and every session's L2 file of their
+// mergeInProgress is the merge (or rebase step) git runs the driver for:
+// the repository and the commits of both sides and their base (nil when
+// there is none).
+type mergeInProgress struct {
+	r                  *repo.Repo
+	l                  memdir.Layout
+	ours, theirs, base *repo.Commit
+}
+
+// openMerge finds the three commits of the merge in progress; the caller
+// closes m.r.
+func openMerge() (*mergeInProgress, error) {
+	l, err := memdir.Find(".")
+	if err != nil {
+		return nil, err
+	}
+	r, err := repo.Open(l.GitDir, l.CommonDir)
+	if err != nil {
+		return nil, err
+	}
+	m := &mergeInProgress{r: r, l: l}
+	err = func() error {
+		head, err := r.ReadHead()
+		if err != nil {
+			return err
+		}
+		if head.Hash.IsZero() {
+			return fmt.Errorf("HEAD has no commit")
+		}
+		if m.ours, err = r.Commit(head.Hash); err != nil {
+			return err
+		}
+		m.theirs, m.base, err = otherSide(r, l, m.ours)
+		return err
+	}()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// mergedInputs merges dir/facts.json, dir/concepts.json and every
+// session's L2 file of the merge's trees, as the driver merges them.
+func (m *mergeInProgress) mergedInputs(dir string) (facts, concepts []byte, sessions map[string][]byte, err error) {
+	read := func(c *repo.Commit, name string) []byte {
+		if c == nil {
+			return nil
+		}
+		b, err := m.r.File(c.TreeHash, path.Join(dir, name))
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	for _, name := range []string{"facts.json", "concepts.json"} {
+		merged, err := MergeJSON(read(m.base, name), read(m.ours, name), read(m.theirs, name))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if name == "facts.json" {
+			facts = merged
+		} else {
+			concepts = merged
+		}
+	}
+	// The sessions of either side; a session's L2 file is merged as the
+	// driver merges it.
+	sessions = map[string][]byte{}
+	for _, c := range []*repo.Commit{m.ours, m.theirs} {
+		err := eachSession(m.r, c.TreeHash, dir, func(base string, hasL2 bool) error {
+			if _, seen := sessions[base]; seen && (sessions[base] != nil || !hasL2) {
+				return nil
+			}
+			sessions[base] = nil
+			if !hasL2 {
+				return nil
+			}
+			name := path.Join("sessions", base+".l2.json")
+			merged, err := MergeJSON(read(m.base, name), read(m.ours, name), read(m.theirs, name))
+			sessions[base] = merged
+			return err
+		})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return facts, concepts, sessions, nil
+}
+
+// eachSession calls fn with the stem of each session of the memory folder
+// dir in the tree root, and whether it has an L2 file.
+func eachSession(r *repo.Repo, root plumbing.Hash, dir string, fn func(base string, hasL2 bool) error) error {
+	t, err := r.SubtreeAt(root, path.Join(dir, "sessions"))
+	if err != nil || t.IsZero() {
+		return nil
+	}
+	ents, err := r.Tree(t)
+	if err != nil {
+		return err
+	}
+	l2s := map[string]bool{}
+	var bases []string
+	for _, e := range ents {
+		for _, ext := range []string{".l2.json", ".l1.jsonl"} {
+			if b, ok := strings.CutSuffix(e.Name, ext); ok {
+				if _, seen := l2s[b]; !seen {
+					bases = append(bases, b)
+					l2s[b] = false
+				}
+				l2s[b] = l2s[b] || ext == ".l2.json"
+			}
+		}
+	}
+	for _, b := range bases {
+		if err := fn(b, l2s[b]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TreeInputs reads what memory.md is rendered from (facts.json,
+// concepts.json and each session's L2 file, nil for a session with an L1
+// file only) out of the memory folder dir of the tree root.
+func TreeInputs(r *repo.Repo, root plumbing.Hash, dir string) (facts, concepts []byte, sessions map[string][]byte, err error) {
+	read := func(name string) []byte {
+		b, err := r.File(root, path.Join(dir, name))
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	sessions = map[string][]byte{}
+	err = eachSession(r, root, dir, func(base string, hasL2 bool) error {
+		sessions[base] = nil
+		if hasL2 {
+			sessions[base] = read(path.Join("sessions", base+".l2.json"))
+		}
+		return nil
+	})
+	return read("facts.json"), read("concepts.json"), sessions, err
+}
+
 // trees.
 func mergedInputs(dir string) (facts, concepts []byte, sessions map[string][]byte, err error) {
 	l, err := memdir.Find(".")
@@ -271,34 +417,17 @@ func otherSide(r *repo.Repo, l memdir.Layout, ours *repo.Commit) (theirs, base *
 // into the merged memory files, and only the edit, then renders again.
 // Rendering from the merged files instead would drop the edit. With both
 // sides edited, or neither, ok is false.
-func editedSide(dir string, ours, theirs []byte, render Renderer) (out []byte, ok bool) {
-	l, err := memdir.Find(".")
-	if err != nil {
-		return nil, false
-	}
-	r, err := repo.Open(l.GitDir, l.CommonDir)
-	if err != nil {
-		return nil, false
-	}
-	defer r.Close()
-	head, err := r.ReadHead()
-	if err != nil || head.Hash.IsZero() {
-		return nil, false
-	}
-	oursC, err := r.Commit(head.Hash)
-	if err != nil {
-		return nil, false
-	}
-	theirsC, _, err := otherSide(r, l, oursC)
-	if err != nil {
-		return nil, false
-	}
+func (m *mergeInProgress) editedSide(dir string, ours, theirs []byte, render Renderer) (out []byte, ok bool) {
 	var edited [][2][]byte // the side's memory.md and its own rendering
 	for _, side := range []struct {
 		c  *repo.Commit
 		md []byte
-	}{{oursC, ours}, {theirsC, theirs}} {
-		rendered, err := renderCommit(r, side.c, dir, render)
+	}{{m.ours, ours}, {m.theirs, theirs}} {
+		facts, concepts, sessions, err := TreeInputs(m.r, side.c.TreeHash, dir)
+		if err != nil {
+			return nil, false
+		}
+		rendered, err := render(facts, concepts, sessions)
 		if err != nil {
 			return nil, false
 		}
@@ -309,40 +438,11 @@ func editedSide(dir string, ours, theirs []byte, render Renderer) (out []byte, o
 	if len(edited) != 1 {
 		return nil, false
 	}
-	if err := os.MkdirAll(l.StateDir(), 0o755); err != nil {
+	if err := os.MkdirAll(m.l.StateDir(), 0o755); err != nil {
 		return nil, false
 	}
-	if err := os.WriteFile(l.RenderedDigest(), edited[0][1], 0o644); err != nil {
+	if err := os.WriteFile(m.l.RenderedDigest(), edited[0][1], 0o644); err != nil {
 		return nil, false
 	}
 	return edited[0][0], true
-}
-
-// renderCommit renders memory.md from the memory files of commit c.
-func renderCommit(r *repo.Repo, c *repo.Commit, dir string, render Renderer) ([]byte, error) {
-	read := func(name string) []byte {
-		b, err := r.File(c.TreeHash, path.Join(dir, name))
-		if err != nil {
-			return nil
-		}
-		return b
-	}
-	sessions := map[string][]byte{}
-	if t, err := r.SubtreeAt(c.TreeHash, path.Join(dir, "sessions")); err == nil && !t.IsZero() {
-		ents, err := r.Tree(t)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range ents {
-			if b, ok := strings.CutSuffix(e.Name, ".l1.jsonl"); ok {
-				if _, seen := sessions[b]; !seen {
-					sessions[b] = nil
-				}
-			}
-			if b, ok := strings.CutSuffix(e.Name, ".l2.json"); ok {
-				sessions[b] = read(path.Join("sessions", e.Name))
-			}
-		}
-	}
-	return render(read("facts.json"), read("concepts.json"), sessions)
 }

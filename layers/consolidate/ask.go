@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,20 +100,23 @@ func AskFor(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, error)
 	if why == "" {
 		return nil, nil
 	}
+	return newAsk(base, cmp.Or(s.SessionID, sessionID), last, why, v.concepts), nil
+}
+
+// newAsk is the request about last, the session's newest exchange, with
+// the concept it is in or the one memkeep proposes.
+func newAsk(base, sessionID string, last *l2.Exchange, why string, concepts *l3.File) *RecordAsk {
 	ask := &RecordAsk{
-		SessionID: s.SessionID, Exchange: last.ID, L1Range: last.L1Range,
+		SessionID: sessionID, Exchange: last.ID, L1Range: last.L1Range,
 		Files: last.Files, Commands: last.Commands, Why: why,
 		Key: base + ":" + strconv.Itoa(last.L1Range[0]),
 	}
-	if ask.SessionID == "" {
-		ask.SessionID = sessionID
-	}
-	if c := v.concepts.Get(last.Concept); c != nil {
+	if c := concepts.Get(last.Concept); c != nil {
 		ask.Concept = c.Name
 	} else {
-		ask.Concept = v.concepts.Propose(last).Name
+		ask.Concept = concepts.Propose(last).Name
 	}
-	return ask, nil
+	return ask
 }
 
 // recorded reports whether a conscious record of the session is linked to
@@ -184,20 +188,11 @@ func AskFromTail(l memdir.Layout, sessionID string, minEdits int) (*RecordAsk, e
 	if why == "" {
 		return nil, nil
 	}
-	ask := &RecordAsk{
-		SessionID: sid, Exchange: last.ID, L1Range: last.L1Range,
-		Files: last.Files, Commands: last.Commands, Why: why,
-		Key: base + ":" + strconv.Itoa(last.L1Range[0]),
-	}
-	if ask.SessionID == "" {
-		ask.SessionID = sessionID
-	}
 	concepts, err := l3.Load(l.ConceptsFile())
 	if err != nil {
 		return nil, err
 	}
-	ask.Concept = concepts.Propose(last).Name
-	return ask, nil
+	return newAsk(base, cmp.Or(sid, sessionID), last, why, concepts), nil
 }
 
 // consciousRecords reads only the conscious records of an L2 file, and

@@ -32,8 +32,6 @@ import (
 // Without that copy (a fresh clone) the file is compared with what the
 // memory renders now, and only rule and concept edits are read.
 
-func renderedCopy(l memdir.Layout) string { return l.RenderedDigest() }
-
 // DigestEdits are the reviewer's edits of memory.md found and applied,
 // and those left in place.
 type DigestEdits struct {
@@ -53,7 +51,7 @@ func (m *Memory) readDigestEdits() DigestEdits {
 	if err != nil {
 		return DigestEdits{}
 	}
-	written, cerr := os.ReadFile(renderedCopy(m.Layout))
+	written, cerr := os.ReadFile(m.Layout.RenderedDigest())
 	if cerr == nil && bytes.Equal(have, written) {
 		return DigestEdits{}
 	}
@@ -143,13 +141,13 @@ func (m *Memory) renderDigest(d DigestEdits) (bool, error) {
 		return wrote, err
 	}
 	want := render.Markdown(view)
-	if have, err := os.ReadFile(renderedCopy(m.Layout)); err != nil || !bytes.Equal(have, want) {
+	if have, err := os.ReadFile(m.Layout.RenderedDigest()); err != nil || !bytes.Equal(have, want) {
 		if err := os.MkdirAll(m.Layout.StateDir(), 0o755); err != nil {
 			return wrote, err
 		}
 		// The copy is only a cache of what was written: failing to keep it
 		// costs the next consolidation the lenient comparison.
-		_ = atomicfile.WriteFile(renderedCopy(m.Layout), want, 0o644)
+		_ = atomicfile.WriteFile(m.Layout.RenderedDigest(), want, 0o644)
 	}
 	return wrote, nil
 }

@@ -273,7 +273,7 @@ func digestStatus(l memdir.Layout, v render.Memory) LayerStatus {
 // memkeep last wrote and what the memory renders to now that memkeep
 // cannot carry back; nothing without the copy of what it wrote.
 func unmappedEdits(l memdir.Layout, have, now []byte) []render.Unmapped {
-	written, err := os.ReadFile(renderedCopy(l))
+	written, err := os.ReadFile(l.RenderedDigest())
 	if err != nil || have == nil {
 		return nil
 	}
