@@ -121,10 +121,17 @@ type Index struct {
 	hidden   [][]bool
 	releases []func()
 	// current maps a source name to where its documents are: for memory
-	// files the one visible version, for L1 files every part.
-	current map[string][]srcRef
+	// files the one visible version, for L1 files every part; nil for a
+	// source that is gone. With allCurrent, a source it does not name is
+	// where its chain says (refs): the folders are as indexed, and copying
+	// thousands of chains into it cost a prompt milliseconds.
+	current    map[string][]srcRef
+	allCurrent bool
 	// chains are the indexed parts of each file, in order.
 	chains map[string]*chain
+	// chainStore holds the chains, allocated at once: a large memory has
+	// thousands.
+	chainStore []chain
 	// dirs is the folders' state when the newest segment was written.
 	dirs string
 	// latest is the project's latest activity (unix seconds), which
@@ -140,8 +147,10 @@ type Index struct {
 	// frequencies looked up.
 	open map[string]*os.File
 	dfs  map[string]int
-	// intent is what the query being answered asks for.
-	intent intent
+	// intent is what the query being answered asks for, candidates how
+	// many documents it lifts.
+	intent     intent
+	candidates int
 }
 
 type srcRef struct{ seg, src int }
@@ -149,6 +158,7 @@ type srcRef struct{ seg, src int }
 // chain is the indexed parts of one file.
 type chain struct {
 	refs  []srcRef
+	first [1]srcRef // refs' storage while it holds one
 	end   uint64
 	line  uint32
 	tail  uint64
@@ -208,7 +218,10 @@ func (ix *Index) resolve(dirs, session string) error {
 	ix.chain()
 	if len(ix.segs) > 0 && dirs == ix.dirs {
 		ix.keepAll()
-		if f, ok := ix.sessionL1(session); ok {
+		// The folder is as indexed, so a session none of whose files is
+		// indexed has none yet (a prompt's first turn): listing thousands
+		// of files to find that out cost a prompt milliseconds.
+		if f, ok := ix.sessionL1(session, false); ok {
 			ix.check([]diskFile{f}, false)
 		}
 		return nil
@@ -222,8 +235,9 @@ func (ix *Index) resolve(dirs, session string) error {
 }
 
 // sessionL1 finds the L1 file of a session by id or base (without one,
-// the newest session's) among the indexed files, or else in the folder.
-func (ix *Index) sessionL1(session string) (diskFile, bool) {
+// the newest session's) among the indexed files, or else, with look, in
+// the folder.
+func (ix *Index) sessionL1(session string, look bool) (diskFile, bool) {
 	best := ""
 	for name := range ix.chains {
 		if l1Of(name, session) && name > best {
@@ -231,6 +245,9 @@ func (ix *Index) sessionL1(session string) (diskFile, bool) {
 		}
 	}
 	if best == "" {
+		if !look {
+			return diskFile{}, false
+		}
 		return sessionL1(ix.l, session)
 	}
 	path := filepath.Join(ix.l.MemoryDir(), filepath.FromSlash(best))
@@ -326,7 +343,7 @@ func segmentFiles(dir string) ([]string, error) {
 // that is gone (a build removed it meanwhile) or unreadable is skipped;
 // without a readable base there is no index, which asks for a rebuild.
 func openSegments(l memdir.Layout) (*Index, error) {
-	ix := &Index{l: l, current: map[string][]srcRef{}, chains: map[string]*chain{}}
+	ix := &Index{l: l, current: map[string][]srcRef{}}
 	dir := Dir(l)
 	names, err := segmentFiles(dir)
 	if err != nil {
@@ -362,6 +379,12 @@ func openSegments(l memdir.Layout) (*Index, error) {
 	}
 	ix.segs, ix.releases = segs, releases
 	ix.hidden = make([][]bool, len(segs))
+	n := 0
+	for _, s := range segs {
+		n += s.nSources
+	}
+	ix.chains = make(map[string]*chain, n)
+	ix.chainStore = make([]chain, 0, n)
 	if len(segs) == 0 {
 		ix.rebuild = true
 	}
@@ -396,7 +419,13 @@ func (ix *Index) chain() {
 			l1 := strings.HasSuffix(src.Name, ".l1.jsonl")
 			switch {
 			case c == nil:
-				c = &chain{}
+				if len(ix.chainStore) < cap(ix.chainStore) {
+					ix.chainStore = append(ix.chainStore, chain{})
+					c = &ix.chainStore[len(ix.chainStore)-1]
+					c.refs = c.first[:0]
+				} else {
+					c = &chain{}
+				}
 				ix.chains[src.Name] = c
 			case !l1 || src.From == 0:
 				for _, r := range c.refs {
@@ -423,10 +452,17 @@ func (ix *Index) chain() {
 }
 
 // keepAll takes every indexed source as current.
-func (ix *Index) keepAll() {
-	for name, c := range ix.chains {
-		ix.current[name] = c.refs
+func (ix *Index) keepAll() { ix.allCurrent = true }
+
+// refs gives where the current version of a source's documents are.
+func (ix *Index) refs(name string) []srcRef {
+	if r, ok := ix.current[name]; ok {
+		return r
 	}
+	if c := ix.chains[name]; ix.allCurrent && c != nil {
+		return c.refs
+	}
+	return nil
 }
 
 // check compares files with their indexed versions; with all, files are
@@ -434,6 +470,7 @@ func (ix *Index) keepAll() {
 func (ix *Index) check(files []diskFile, all bool) {
 	if all {
 		clear(ix.current)
+		ix.allCurrent = false
 		ix.latest = 0
 	}
 	onDisk := map[string]bool{}
@@ -450,7 +487,7 @@ func (ix *Index) check(files []diskFile, all bool) {
 			src := ix.segs[c.refs[0].seg].source(c.refs[0].src)
 			if src.Stamp != f.stamp {
 				ix.hide(c.refs[0])
-				delete(ix.current, f.name)
+				ix.current[f.name] = nil
 				ix.pending = append(ix.pending, pendingRead{file: f, line: 1})
 			} else {
 				ix.latest = max(ix.latest, int64(src.Tail))
@@ -463,7 +500,7 @@ func (ix *Index) check(files []diskFile, all bool) {
 			for _, r := range c.refs {
 				ix.hide(r)
 			}
-			delete(ix.current, f.name)
+			ix.current[f.name] = nil
 			ix.pending = append(ix.pending, pendingRead{file: f, line: 1})
 			ix.rebuild = true
 		default:
@@ -526,7 +563,7 @@ func (ix *Index) readPending(budget int64) error {
 	ix.hidden = append(ix.hidden, nil)
 	for i := range s.nSources {
 		src := s.source(i)
-		ix.current[src.Name] = append(ix.current[src.Name], srcRef{len(ix.segs) - 1, i})
+		ix.current[src.Name] = append(ix.refs(src.Name), srcRef{len(ix.segs) - 1, i})
 		if strings.HasSuffix(src.Name, ".l2.json") {
 			ix.latest = max(ix.latest, int64(src.Tail))
 		}
@@ -706,7 +743,7 @@ func (ix *Index) sessionFiles(session string) []diskFile {
 	}
 	stat("facts.json", l.FactsFile(), false)
 	stat("concepts.json", l.ConceptsFile(), false)
-	if f, ok := ix.sessionL1(session); ok {
+	if f, ok := ix.sessionL1(session, true); ok {
 		out = append(out, f)
 		l2name := strings.TrimSuffix(f.name, ".l1.jsonl") + ".l2.json"
 		stat(l2name, filepath.Join(l.MemoryDir(), filepath.FromSlash(l2name)), false)

@@ -1,7 +1,9 @@
 package recall
 
 import (
+	"cmp"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,5 +320,48 @@ func TestCommonWordOfAMemoryRewrittenOften(t *testing.T) {
 	}
 	if hits := ix.Search("cart total", Options{Threshold: 0.3}); len(hits) == 0 {
 		t.Errorf("a word in every record found nothing once rewrites had hidden copies of them")
+	}
+}
+
+// TestGallop: gallop finds what a linear search finds, from any start.
+func TestGallop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		n := rng.IntN(300)
+		list := make([]int, n)
+		for i := range list {
+			list[i] = rng.IntN(1000)
+		}
+		slices.Sort(list)
+		target := rng.IntN(1100)
+		from := 0
+		if n > 0 {
+			from = rng.IntN(n + 1)
+		}
+		want := from
+		for want < n && list[want] < target {
+			want++
+		}
+		if got := gallop(n, from, func(k int) bool { return list[k] >= target }); got != want {
+			t.Fatalf("gallop(%v from %d, ≥%d) = %d, want %d", list, from, target, got, want)
+		}
+	}
+}
+
+// TestRadixByDoc: postings come out sorted by document, those of one
+// document in the order they went in (the order their scores are added).
+func TestRadixByDoc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, span := range []int{1, 100, 5000, 3 << 20, 1 << 31} {
+		ps := make([]hitPosting, 3000)
+		for i := range ps {
+			ps[i] = hitPosting{doc: uint32(rng.IntN(span)), term: uint32(i)}
+		}
+		want := slices.Clone(ps)
+		slices.SortStableFunc(want, func(a, b hitPosting) int { return cmp.Compare(a.doc, b.doc) })
+		got, _ := radixByDoc(ps, nil)
+		if !slices.Equal(got, want) {
+			t.Fatalf("span %d: radix order differs from a stable sort", span)
+		}
 	}
 }

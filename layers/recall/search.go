@@ -75,6 +75,10 @@ type Options struct {
 	Max int
 	// NoFeedback turns off the second, expanded pass.
 	NoFeedback bool
+	// Candidates is how many first-pass documents are lifted and grouped
+	// into answers; 0 means 400. A caller showing a few answers (the
+	// prompt hook) may take fewer, for speed.
+	Candidates int
 }
 
 // Hit is one answer.
@@ -122,16 +126,43 @@ type docRef struct {
 	doc uint32
 }
 
-// scored holds a pass's scores, per segment and document.
+// scored holds a pass's scores: per segment, the documents some term
+// matched, sorted, each with its slot. A large memory has hundreds of
+// thousands of documents and a query matches a fraction of them; slots for
+// every document cost a prompt thousands of page faults.
 type scored struct {
-	acc [][]float32
-	// match: bit i is set when query term i was found itself, bit
-	// maxTerms+i when a word of its thesaurus group was.
-	match [][]uint32
+	docs  [][]uint32
+	slots [][]slot
 	// common are the terms too common to walk (addScores), and
 	// commonDone the documents they were added to.
 	common     []qterm
 	commonDone map[docRef]bool
+}
+
+// slot is a document's score and match: bit i of match is set when query
+// term i was found itself, bit maxTerms+i when a word of its thesaurus
+// group was.
+type slot struct {
+	score float32
+	match uint32
+}
+
+// find gives the index of a document's slot, or -1.
+func (sc *scored) find(r docRef) int {
+	ds := sc.docs[r.seg]
+	i, ok := slices.BinarySearch(ds, r.doc)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// at gives a document's slot; the zero slot for one nothing matched.
+func (sc *scored) at(r docRef) slot {
+	if i := sc.find(r); i >= 0 {
+		return sc.slots[r.seg][i]
+	}
+	return slot{}
 }
 
 // Search answers query from the index.
@@ -188,6 +219,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 	}
 	ix.intent = intentOf(query)
+	ix.candidates = cmp.Or(opts.Candidates, candidates)
 	sc := ix.score(qs)
 	units := ix.units(sc, qs, origs)
 	if !opts.NoFeedback && len(units) > 0 {
@@ -257,7 +289,7 @@ func (ix *Index) idf(t string, n float64) float64 {
 
 // score runs BM25 for the terms over every visible document.
 func (ix *Index) score(qs []qterm) scored {
-	sc := scored{acc: make([][]float32, len(ix.segs)), match: make([][]uint32, len(ix.segs)), commonDone: map[docRef]bool{}}
+	sc := scored{docs: make([][]uint32, len(ix.segs)), slots: make([][]slot, len(ix.segs)), commonDone: map[docRef]bool{}}
 	ix.addScores(&sc, qs)
 	return sc
 }
@@ -271,6 +303,11 @@ const commonPostings = 1 << 12
 
 // addScores adds the terms' scores to sc, and sets sc.common to the terms
 // too common to walk.
+//
+// The postings of the terms are gathered, in the order of the terms,
+// sorted by document (a stable radix sort, so that a document's scores
+// are added in the terms' order whatever the memory's size), and summed
+// into the sorted slots, merged with those of an earlier pass.
 func (ix *Index) addScores(sc *scored, qs []qterm) {
 	rare := 0
 	for _, q := range qs {
@@ -284,32 +321,97 @@ func (ix *Index) addScores(sc *scored, qs []qterm) {
 			sc.common = append(sc.common, q)
 		}
 	}
+	var ps, tmp []hitPosting
 	for si, s := range ix.segs {
-		acc, match := sc.acc[si], sc.match[si]
 		hidden := ix.hidden[si]
-		for _, q := range qs {
+		type span struct{ qi, first, n int }
+		var spans []span
+		total := 0
+		for qi, q := range qs {
 			if rare > 0 && slices.Contains(sc.common, q) {
 				continue
 			}
-			first, cnt, ok := s.term(q.term)
-			if !ok {
-				continue
-			}
-			if acc == nil {
-				acc, match = make([]float32, s.nDocs), make([]uint32, s.nDocs)
-			}
-			w, bit := q.weightBit()
-			for p := first; p < first+cnt; p++ {
-				d, tf := s.posting(p)
-				if int(d) >= len(acc) || hidden != nil && hidden[d] {
-					continue
-				}
-				acc[d] += w * tf
-				match[d] |= bit
+			if first, cnt, ok := s.term(q.term); ok {
+				spans = append(spans, span{qi, first, cnt})
+				total += cnt
 			}
 		}
-		sc.acc[si], sc.match[si] = acc, match
+		ps = slices.Grow(ps[:0], total)
+		for _, sp := range spans {
+			qi, first, cnt := sp.qi, sp.first, sp.n
+			for p := first; p < first+cnt; p++ {
+				d, tf := s.posting(p)
+				if int(d) >= s.nDocs || hidden != nil && hidden[d] {
+					continue
+				}
+				ps = append(ps, hitPosting{d, uint32(qi), tf})
+			}
+		}
+		if len(ps) == 0 {
+			continue
+		}
+		ps, tmp = radixByDoc(ps, tmp)
+		docs, slots := sc.docs[si], sc.slots[si]
+		nd := make([]uint32, 0, len(docs)+len(ps))
+		ns := make([]slot, 0, len(docs)+len(ps))
+		i := 0
+		for j := 0; j < len(ps); {
+			d := ps[j].doc
+			for i < len(docs) && docs[i] < d {
+				nd, ns = append(nd, docs[i]), append(ns, slots[i])
+				i++
+			}
+			var sl slot
+			if i < len(docs) && docs[i] == d {
+				sl = slots[i]
+				i++
+			}
+			for ; j < len(ps) && ps[j].doc == d; j++ {
+				w, bit := qs[ps[j].term].weightBit()
+				sl.score += w * ps[j].tf
+				sl.match |= bit
+			}
+			nd, ns = append(nd, d), append(ns, sl)
+		}
+		nd, ns = append(nd, docs[i:]...), append(ns, slots[i:]...)
+		sc.docs[si], sc.slots[si] = nd, ns
 	}
+}
+
+// hitPosting is a posting of a query term: its document, the term (an
+// index in the query's terms) and its weight.
+type hitPosting struct {
+	doc, term uint32
+	tf        float32
+}
+
+// radixByDoc sorts postings by document, keeping the order of equal
+// ones, 11 bits a pass; tmp is scratch space, returned for reuse.
+func radixByDoc(ps, tmp []hitPosting) ([]hitPosting, []hitPosting) {
+	const bits = 11
+	var most uint32
+	for _, p := range ps {
+		most = max(most, p.doc)
+	}
+	tmp = slices.Grow(tmp[:0], len(ps))[:len(ps)]
+	var count [1 << bits]int
+	for shift := uint(0); shift == 0 || most>>shift != 0; shift += bits {
+		clear(count[:])
+		for _, p := range ps {
+			count[p.doc>>shift&(1<<bits-1)]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i], sum = sum, sum+c
+		}
+		for _, p := range ps {
+			k := p.doc >> shift & (1<<bits - 1)
+			tmp[count[k]] = p
+			count[k]++
+		}
+		ps, tmp = tmp, ps
+	}
+	return ps, tmp
 }
 
 // weightBit gives what a term adds per unit of term weight, and its bit
@@ -341,30 +443,67 @@ func (ix *Index) addCommon(sc scored, cs []cand) []cand {
 			}
 		}
 	}
+	// The candidates are looked up in document order, each search
+	// starting where the one before ended (galloping): the lookups walk
+	// each list forward once instead of from its start 400 times.
+	order := make([]int, 0, len(cs))
 	for i := range cs {
-		at := cs[i].at
-		if sc.commonDone[at] {
-			continue
+		if !sc.commonDone[cs[i].at] {
+			sc.commonDone[cs[i].at] = true
+			order = append(order, i)
 		}
-		sc.commonDone[at] = true
-		s := ix.segs[at.seg]
-		for j, q := range sc.common {
-			sp := spans[at.seg][j]
-			k, found := sort.Find(sp.n, func(k int) int {
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(cs[a].at.seg, cs[b].at.seg); c != 0 {
+			return c
+		}
+		return cmp.Compare(cs[a].at.doc, cs[b].at.doc)
+	})
+	for j, q := range sc.common {
+		w, bit := q.weightBit()
+		seg, pos := -1, 0
+		for _, i := range order {
+			at := cs[i].at
+			if at.seg != seg {
+				seg, pos = at.seg, 0
+			}
+			s, sp := ix.segs[at.seg], spans[at.seg][j]
+			k := gallop(sp.n, pos, func(k int) bool {
 				d, _ := s.posting(sp.first + k)
-				return cmp.Compare(at.doc, d)
+				return d >= at.doc
 			})
-			if found {
-				_, tf := s.posting(sp.first + k)
-				w, bit := q.weightBit()
-				sc.acc[at.seg][at.doc] += w * tf
-				sc.match[at.seg][at.doc] |= bit
+			pos = k
+			if k < sp.n {
+				if d, tf := s.posting(sp.first + k); d == at.doc {
+					sl := &sc.slots[at.seg][sc.find(at)]
+					sl.score += w * tf
+					sl.match |= bit
+				}
 			}
 		}
-		cs[i].raw = sc.acc[at.seg][at.doc]
+	}
+	for _, i := range order {
+		cs[i].raw = sc.at(cs[i].at).score
 	}
 	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(b.raw, a.raw) })
 	return cs
+}
+
+// gallop finds the least k in [from, n) for which ge(k) holds (ge is
+// false then true over the range), or n: it doubles its step from from,
+// then searches the last step in halves.
+func gallop(n, from int, ge func(int) bool) int {
+	lo, step := from, 1
+	for lo+step < n && !ge(lo+step) {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, n)
+	// ge(lo) may still hold only for lo == from.
+	if lo == from && from < n && ge(from) {
+		return from
+	}
+	return lo + sort.Search(hi-lo, func(i int) bool { return ge(lo + i) })
 }
 
 // unit is one answer being ranked: a document, lifted by the hierarchy.
@@ -387,58 +526,49 @@ type unit struct {
 	expired bool
 }
 
-// candidates is how many first-pass documents are lifted and grouped.
-const candidates = 400
+// candidates is how many first-pass L1 records are lifted and grouped,
+// and 1/memoryShare of it the number of memory documents beside them.
+const (
+	candidates  = 400
+	memoryShare = 2
+)
 
 type cand struct {
 	at  docRef
 	raw float32
 }
 
-// topDocs gives the n best-scored documents, best first. A bounded heap:
-// a common word scores hundreds of thousands of L1 records.
-func topDocs(acc [][]float32, n int) []cand {
-	h := make([]cand, 0, n)
-	less := func(i, j int) bool { return h[i].raw < h[j].raw }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			m := l
-			if r := l + 1; r < len(h) && less(r, l) {
-				m = r
-			}
-			if !less(m, i) {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	for si, a := range acc {
-		for d, v := range a {
+// topDocs gives the best-scored documents, best first: the nL1 best L1
+// records and the nMem best memory documents (exchanges, facts, concepts,
+// rules). The memory documents have a pool of their own so that, in a
+// large memory, thousands of L1 records alike (the same command run in
+// every session) cannot crowd out the exchange that groups the answer.
+func topDocs(ix *Index, sc scored, nL1, nMem int) []cand {
+	l1, mem := newTopN(nL1), newTopN(nMem)
+	for si, ds := range sc.docs {
+		slots := sc.slots[si]
+		s := ix.segs[si]
+		// The sources are in document order, as are ds: walk both.
+		src, srcEnd, isL1 := -1, 0, false
+		for i, d := range ds {
+			v := slots[i].score
 			if v <= 0 {
 				continue
 			}
-			switch {
-			case len(h) < n:
-				h = append(h, cand{docRef{si, uint32(d)}, v})
-				for i := len(h) - 1; i > 0; {
-					p := (i - 1) / 2
-					if !less(i, p) {
-						break
-					}
-					h[i], h[p] = h[p], h[i]
-					i = p
-				}
-			case v > h[0].raw:
-				h[0] = cand{docRef{si, uint32(d)}, v}
-				down(0)
+			for int(d) >= srcEnd && src+1 < s.nSources {
+				src++
+				so := s.source(src)
+				srcEnd, isL1 = int(so.firstDoc+so.docs), strings.HasSuffix(so.Name, ".l1.jsonl")
+			}
+			c := cand{docRef{si, d}, v}
+			if isL1 && int(d) < srcEnd {
+				l1.add(c)
+			} else {
+				mem.add(c)
 			}
 		}
 	}
+	h := append(l1.h, mem.h...)
 	slices.SortFunc(h, func(a, b cand) int {
 		if c := cmp.Compare(b.raw, a.raw); c != 0 {
 			return c
@@ -451,9 +581,66 @@ func topDocs(acc [][]float32, n int) []cand {
 	return h
 }
 
+// topN keeps the n best candidates seen: a bounded heap, the worst on top
+// (a common word scores hundreds of thousands of L1 records).
+type topN struct {
+	n int
+	h []cand
+}
+
+func newTopN(n int) *topN { return &topN{n: n, h: make([]cand, 0, n)} }
+
+// worse orders by score, then by place (a later document is worse), so
+// that which of equal scores are kept does not depend on the order the
+// documents are visited in.
+func worse(a, b cand) bool {
+	if a.raw != b.raw {
+		return a.raw < b.raw
+	}
+	if a.at.seg != b.at.seg {
+		return a.at.seg > b.at.seg
+	}
+	return a.at.doc > b.at.doc
+}
+
+func (t *topN) add(c cand) {
+	h := t.h
+	switch {
+	case t.n <= 0:
+	case len(h) < t.n:
+		h = append(h, c)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !worse(h[i], h[p]) {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
+		}
+	case worse(h[0], c):
+		h[0] = c
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= len(h) {
+				break
+			}
+			m := l
+			if r := l + 1; r < len(h) && worse(h[r], h[l]) {
+				m = r
+			}
+			if !worse(h[m], h[i]) {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	t.h = h
+}
+
 // units ranks the answers.
 func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
-	cs := ix.addCommon(sc, topDocs(sc.acc, candidates))
+	cs := ix.addCommon(sc, topDocs(ix, sc, ix.candidates, ix.candidates/memoryShare))
 	origIDF := make([]float64, len(origs))
 	var idfSum float64
 	for _, q := range qs {
@@ -483,7 +670,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 	for _, c := range cs {
 		s := ix.segs[c.at.seg]
 		d := s.doc(int(c.at.doc))
-		u := unit{at: c.at, d: d, raw: float64(c.raw), match: sc.match[c.at.seg][c.at.doc]}
+		u := unit{at: c.at, d: d, raw: float64(c.raw), match: sc.at(c.at).match}
 		switch d.Layer {
 		case layerL1:
 			src := s.source(s.sourceOf(int(c.at.doc)))
@@ -493,27 +680,26 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			best := 0.0
 			placeBits := bits(u.match)
 			for _, nb := range ix.neighbours(c.at, d.Line) {
-				v := float64(sc.acc[nb.seg][nb.doc])
+				nsl := sc.at(nb)
+				v := float64(nsl.score)
 				best = max(best, v)
 				if v > 0 {
 					u.window = append(u.window, nb)
 					// The answer is shown at the record of the window that
 					// holds the most of the question.
-					if b := bits(sc.match[nb.seg][nb.doc]); b > placeBits {
+					if b := bits(nsl.match); b > placeBits {
 						at := nb
 						u.place, placeBits = &at, b
 					}
-					u.match |= sc.match[nb.seg][nb.doc]
-					nd := ix.segs[nb.seg].doc(int(nb.doc))
-					u.lines[0], u.lines[1] = min(u.lines[0], nd.Line), max(u.lines[1], nd.Line)
+					u.match |= nsl.match
+					_, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc))
+					u.lines[0], u.lines[1] = min(u.lines[0], nl), max(u.lines[1], nl)
 				}
 			}
 			u.score = u.raw + neighbourLift*best
 			if ex, ok := exIndex.find(u.session, d.Line); ok {
 				u.exchange = &ex
-				if acc := sc.acc[ex.seg]; acc != nil {
-					u.score += exchangeLift * float64(acc[ex.doc])
-				}
+				u.score += exchangeLift * float64(sc.at(ex).score)
 			}
 		default:
 			u.score = u.raw
@@ -623,15 +809,16 @@ func popcount(x uint32) int {
 func (ix *Index) neighbours(at docRef, line uint32) []docRef {
 	var out []docRef
 	s := ix.segs[at.seg]
-	src := s.sourceOf(int(at.doc))
+	src := s.source(s.sourceOf(int(at.doc)))
+	lo, hi := int(src.firstDoc), int(src.firstDoc+src.docs)
 	for _, step := range []int{-1, 1} {
 		for i := 1; i <= int(neighbourSpan)*2; i++ {
 			d := int(at.doc) + step*i
-			if d < 0 || d >= s.nDocs || s.sourceOf(d) != src {
+			if d < max(lo, 0) || d >= min(hi, s.nDocs) {
 				break
 			}
-			nd := s.doc(d)
-			if nd.Line+uint32(neighbourSpan) < line || nd.Line > line+uint32(neighbourSpan) {
+			_, nl, _ := s.docSpan(d)
+			if nl+uint32(neighbourSpan) < line || nl > line+uint32(neighbourSpan) {
 				break
 			}
 			if h := ix.hidden[at.seg]; h == nil || !h[d] {
@@ -676,7 +863,7 @@ func (ix *Index) exchangeIndex() *exchanges {
 func (e *exchanges) find(session string, line uint32) (docRef, bool) {
 	rs, ok := e.m[session]
 	if !ok {
-		for _, r := range e.ix.current["sessions/"+session+".l2.json"] {
+		for _, r := range e.ix.refs("sessions/" + session + ".l2.json") {
 			s := e.ix.segs[r.seg]
 			src := s.source(r.src)
 			for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {

@@ -323,6 +323,7 @@ type segment struct {
 	totalLength                     float64
 	nSamples, sampAt, sampBytesAt   int
 	sources                         []source
+	names                           string // the blob's start: the sources' names and stamps
 	name                            string // its file name, "" for one built in memory
 }
 
@@ -349,6 +350,18 @@ func decodeSegment(data []byte) (*segment, error) {
 	// Sections are checked here; entries are checked where they are read
 	// (a query reads a few of millions), so that a damaged segment gives
 	// nothing rather than panicking a hook.
+	// The sources' names and stamps are the start of the blob: copied in
+	// one piece, each source's strings are slices of it, not thousands
+	// of allocations.
+	end := 0
+	for i := range s.nSources {
+		b := data[s.sourcesAt+i*sourceSize:]
+		end = max(end, int(le.Uint32(b))+int(le.Uint32(b[4:])), int(le.Uint32(b[8:]))+int(le.Uint32(b[12:])))
+	}
+	if end > blobLen {
+		return nil, errSegment
+	}
+	s.names = string(data[s.blobAt : s.blobAt+end])
 	s.sources = make([]source, s.nSources)
 	for i := range s.nSources {
 		src := s.decodeSource(i)
@@ -372,8 +385,14 @@ func (s *segment) source(i int) source { return s.sources[i] }
 func (s *segment) decodeSource(i int) source {
 	le := binary.LittleEndian
 	b := s.data[s.sourcesAt+i*sourceSize:]
+	name := func(off, n uint32) string {
+		if int(off)+int(n) > len(s.names) {
+			return ""
+		}
+		return s.names[off : off+n]
+	}
 	return source{
-		Name: s.str(le.Uint32(b), le.Uint32(b[4:])), Stamp: s.str(le.Uint32(b[8:]), le.Uint32(b[12:])),
+		Name: name(le.Uint32(b), le.Uint32(b[4:])), Stamp: name(le.Uint32(b[8:]), le.Uint32(b[12:])),
 		firstDoc: le.Uint32(b[16:]), docs: le.Uint32(b[20:]), Line: le.Uint32(b[24:]), NextLine: le.Uint32(b[28:]),
 		From: le.Uint64(b[32:]), To: le.Uint64(b[40:]), Tail: le.Uint64(b[48:]),
 	}

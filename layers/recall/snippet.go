@@ -143,7 +143,7 @@ func (ix *Index) conceptRef(id string) *Ref {
 	if id == "" {
 		return nil
 	}
-	for _, r := range ix.current["concepts.json"] {
+	for _, r := range ix.refs("concepts.json") {
 		s := ix.segs[r.seg]
 		src := s.source(r.src)
 		for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {

@@ -73,3 +73,37 @@ func TestSynonymsFindTheSameThing(t *testing.T) {
 		}
 	}
 }
+
+// TestSynonymsAreTheirGroups: for every word of the thesaurus, synonyms
+// gives exactly the other words of the groups holding it, in group order,
+// and nothing for a word that is only part of one ("stop" inside
+// "stopped", a group's word inside a comment).
+func TestSynonymsAreTheirGroups(t *testing.T) {
+	want := map[string][]string{}
+	for line := range strings.SplitSeq(thesaurusStems, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		words := strings.Split(line, ", ")
+		for _, w := range words {
+			for _, o := range words {
+				if o != w && !slices.Contains(want[w], o) {
+					want[w] = append(want[w], o)
+				}
+			}
+		}
+	}
+	if len(want) < 600 {
+		t.Fatalf("only %d words in the thesaurus", len(want))
+	}
+	for w, syns := range want {
+		if got := synonyms(w); !slices.Equal(got, syns) {
+			t.Errorf("synonyms(%q) = %q, want %q", w, got, syns)
+		}
+		for _, part := range []string{w[:len(w)-1], w + "x", "x" + w} {
+			if _, ok := want[part]; !ok && len(synonyms(part)) > 0 {
+				t.Errorf("synonyms(%q) = %q for a word not in the thesaurus", part, synonyms(part))
+			}
+		}
+	}
+}
