@@ -160,14 +160,17 @@ func BenchmarkRecallScale(b *testing.B) {
 		l2f.Exchanges = append(l2f.Exchanges, l2.Exchange{ID: "x-turn", Summary: "Websocket reconnect backoff", L1Range: [2]int{1, 2}})
 		l2f.Save(l.L2File(last.Base))
 		t0 = time.Now()
-		if err := recall.Update(l, recall.UpdateOptions{Session: last.ID, Before: before}); err != nil {
+		// A Stop names its session by id; a base ends with the id's first
+		// eight characters, which is what the index matches.
+		sid := last.Base[strings.LastIndexByte(last.Base, '_')+1:]
+		if err := recall.Update(l, recall.UpdateOptions{Session: sid, Before: before}); err != nil {
 			b.Fatal(err)
 		}
 		b.Logf("index update after one turn (in process): %s", time.Since(t0).Round(time.Microsecond))
 
 		q := "why were long tool results cut to a few rows in the transcript view"
 		reportVsFloor(b, "memkeep recall (2,000 sessions)", proctime.Run{Path: memkeepBinary(b), Args: []string{"recall", q}, Dir: dir, Env: benchEnv()}, 20)
-		in := hookPayload(b, map[string]any{"session_id": last.ID, "cwd": dir, "hook_event_name": "UserPromptSubmit", "prompt": q})
+		in := hookPayload(b, map[string]any{"session_id": sid, "cwd": dir, "hook_event_name": "UserPromptSubmit", "prompt": q})
 		reportVsFloor(b, "UserPromptSubmit (2,000 sessions)", proctime.Run{Path: memkeepBinary(b), Args: []string{"hook", "UserPromptSubmit"}, Dir: dir, Stdin: in, Env: benchEnv()}, 20)
 	}
 }

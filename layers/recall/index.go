@@ -129,9 +129,10 @@ type Index struct {
 	allCurrent bool
 	// chains are the indexed parts of each file, in order.
 	chains map[string]*chain
-	// chainStore holds the chains, allocated at once: a large memory has
-	// thousands.
-	chainStore []chain
+	// chainStore holds the chains, allocated at once (chain): a large
+	// memory has thousands; sourceCount is how many sources there are.
+	chainStore  []chain
+	sourceCount int
 	// dirs is the folders' state when the newest segment was written.
 	dirs string
 	// latest is the project's latest activity (unix seconds), which
@@ -187,6 +188,7 @@ func Open(l memdir.Layout, session string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	ix.decodeSources()
 	if err := ix.resolve(dirs, session); err != nil {
 		ix.Close()
 		return nil, err
@@ -199,6 +201,7 @@ func Open(l memdir.Layout, session string) (*Index, error) {
 		if ix, err = openSegments(l); err != nil {
 			return nil, err
 		}
+		ix.decodeSources()
 		if err := ix.resolve(dirs, session); err != nil {
 			ix.Close()
 			return nil, err
@@ -383,8 +386,8 @@ func openSegments(l memdir.Layout) (*Index, error) {
 	for _, s := range segs {
 		n += s.nSources
 	}
-	ix.chains = make(map[string]*chain, n)
-	ix.chainStore = make([]chain, 0, n)
+	ix.chains = map[string]*chain{}
+	ix.sourceCount = n
 	if len(segs) == 0 {
 		ix.rebuild = true
 	}
@@ -407,8 +410,22 @@ func (ix *Index) hide(r srcRef) {
 // version of a memory file (or an L1 file indexed from its start)
 // replaces the older, and an L1 part continues its file.
 func (ix *Index) chain() {
+	if len(ix.chains) == 0 {
+		ix.chains = make(map[string]*chain, ix.sourceCount)
+		ix.chainStore = make([]chain, 0, ix.sourceCount)
+	}
+	ix.chainWhere(nil)
+}
+
+// chainWhere is chain for the sources whose names want accepts (all
+// when want is nil): an update compares a turn's few files, and building
+// thousands of chains for it cost more than the rest of its work.
+func (ix *Index) chainWhere(want func(name string) bool) {
 	for si, s := range ix.segs {
 		for i := range s.nSources {
+			if n := s.sourceName(i); want != nil && n != dirsSource && !want(n) {
+				continue
+			}
 			src := s.source(i)
 			ref := srcRef{si, i}
 			if src.Name == dirsSource {
@@ -448,6 +465,15 @@ func (ix *Index) chain() {
 	}
 	if len(ix.segs) > maxSegments {
 		ix.rebuild = true
+	}
+}
+
+// decodeSources decodes the sources of every segment: a query walks them.
+func (ix *Index) decodeSources() {
+	for _, s := range ix.segs {
+		if s.sources == nil {
+			s.decodeSources()
+		}
 	}
 }
 
@@ -559,6 +585,7 @@ func (ix *Index) readPending(budget int64) error {
 	if err != nil {
 		return err
 	}
+	s.decodeSources()
 	ix.segs = append(ix.segs, s)
 	ix.hidden = append(ix.hidden, nil)
 	for i := range s.nSources {
@@ -694,12 +721,20 @@ func Update(l memdir.Layout, opts UpdateOptions) error {
 		lock.Unlock()
 		return err
 	}
-	ix.chain()
+	fast := opts.Before != "" && opts.Session != ""
+	if fast {
+		ix.chainWhere(turnFiles(opts.Session))
+	} else {
+		ix.chain()
+	}
 	if len(ix.segs) > 0 && opts.Before != "" && opts.Before == ix.dirs {
 		// Only this turn's writes since the index last looked.
 		ix.keepAll()
 		ix.check(ix.sessionFiles(opts.Session), false)
 	} else {
+		if fast {
+			ix.reopenChains()
+		}
 		files, err := listFiles(l)
 		if err != nil {
 			ix.Close()
@@ -728,6 +763,29 @@ func Update(l memdir.Layout, opts UpdateOptions) error {
 		}
 	}
 	return writeSegment(l, b, false)
+}
+
+// turnFiles gives a test of whether a name is one of the files a turn of
+// session writes (sessionFiles). It is asked of every indexed name, so
+// the session's names are made once.
+func turnFiles(session string) func(name string) bool {
+	short := session[:min(8, len(session))]
+	l1, l2 := "_"+short+".l1.jsonl", "_"+short+".l2.json"
+	b1, b2 := "sessions/"+session+".l1.jsonl", "sessions/"+session+".l2.json"
+	return func(name string) bool {
+		return name == "facts.json" || name == "concepts.json" ||
+			strings.HasSuffix(name, l1) || strings.HasSuffix(name, l2) || name == b1 || name == b2
+	}
+}
+
+// reopenChains builds every chain afresh, after chainWhere built some.
+func (ix *Index) reopenChains() {
+	for _, h := range ix.hidden {
+		clear(h)
+	}
+	ix.chains, ix.chainStore = nil, nil
+	ix.dirs, ix.latest, ix.rebuild = "", 0, len(ix.segs) == 0
+	ix.chain()
 }
 
 // sessionFiles are the files a session's turn writes: its L1 and L2

@@ -365,3 +365,76 @@ func TestRadixByDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateAfterATurn: a Stop's update (its session and the folders'
+// state before the turn) indexes the turn's new lines and its rewritten
+// L2 file, and leaves every other session searchable; when the turn also
+// created a file (a new session), the update compares every file.
+func TestUpdateAfterATurn(t *testing.T) {
+	m := newMemory(t)
+	one, two := "2026-02-11_1000_aaaa1111", "2026-02-12_1000_bbbb2222"
+	m.l1(one, false, append(filler(10), say("The heartbeat registry reaps stale tmux panes."))...)
+	m.l1(two, false, append(filler(10), say("Pagination of the session list uses keyset cursors."))...)
+	m.write(m.l.L2File(two), map[string]any{"session_id": "bbbb2222-0000", "l1": two + ".l1.jsonl", "exchanges": []map[string]any{
+		{"id": "x-1", "summary": "Keyset pagination for the session list", "l1_range": []int{1, 11}},
+	}})
+	if err := Build(m.l); err != nil {
+		t.Fatal(err)
+	}
+	before := DirState(m.l)
+	m.l1(two, true, say("Added a websocket reconnect with exponential backoff."))
+	m.write(m.l.L2File(two), map[string]any{"session_id": "bbbb2222-0000", "l1": two + ".l1.jsonl", "exchanges": []map[string]any{
+		{"id": "x-1", "summary": "Keyset pagination for the session list", "l1_range": []int{1, 11}},
+		{"id": "x-2", "summary": "Websocket reconnect backoff tuned for flaky networks", "l1_range": []int{12, 12}},
+	}})
+	if err := Update(m.l, UpdateOptions{Session: "bbbb2222-0000-4000", Before: before}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(m.l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.pending) != 0 || ix.NeedsRebuild() {
+		t.Errorf("after the turn's update %d files are pending (rebuild %v), want none", len(ix.pending), ix.NeedsRebuild())
+	}
+	ix.Close()
+	// The update's segment holds the new line and the L2 file's two
+	// exchanges, not the session's whole L1 file again.
+	segs, _ := segmentFiles(Dir(m.l))
+	data, _ := os.ReadFile(filepath.Join(Dir(m.l), segs[len(segs)-1]))
+	if s, err := decodeSegment(data); err != nil || s.nDocs > 3 {
+		t.Errorf("the turn's segment holds %d documents (%v), want the new line and the two exchanges", s.nDocs, err)
+	}
+	for q, want := range map[string]string{
+		"websocket reconnect backoff": two,
+		"flaky networks":              two,
+		"heartbeat registry tmux":     one,
+		"keyset pagination cursors":   two,
+	} {
+		hits := m.search(q, Options{Threshold: 0.5})
+		if len(hits) == 0 || !strings.Contains(hits[0].File, want) && hits[0].Session != want {
+			t.Errorf("%q: %+v, want an answer in %s", q, hits, want)
+		}
+	}
+	if hits := m.search("flaky networks", Options{Threshold: 0.5}); len(hits) > 1 && hits[1].ID == "x-2" {
+		t.Errorf("the rewritten L2 file is indexed twice: %+v", hits)
+	}
+
+	// A turn of a new session creates its files: the folder changed, and
+	// the update finds the new files without being told.
+	before = DirState(m.l)
+	three := "2026-02-13_1000_cccc3333"
+	m.l1(three, false, say("The exporter batches spans every five seconds."))
+	if err := Update(m.l, UpdateOptions{Session: "cccc3333", Before: before}); err != nil {
+		t.Fatal(err)
+	}
+	ix, _ = Open(m.l, "")
+	pending := len(ix.pending)
+	ix.Close()
+	if pending != 0 {
+		t.Errorf("the new session's file is still pending after its update")
+	}
+	if hits := m.search("exporter batches spans", Options{Threshold: 0.5}); len(hits) == 0 || hits[0].Session != three {
+		t.Errorf("the new session is not found: %+v", hits)
+	}
+}

@@ -159,7 +159,12 @@ type posting struct {
 }
 
 func newSegmentBuilder(tok *tokenizer, base bool) *segmentBuilder {
-	return &segmentBuilder{tok: tok, base: base, postings: make(map[string][]posting, 4096), cur: make(map[string]float32, 64)}
+	// A full build's vocabulary is large; an update's, a turn's words.
+	size := 256
+	if base {
+		size = 4096
+	}
+	return &segmentBuilder{tok: tok, base: base, postings: make(map[string][]posting, size), cur: make(map[string]float32, 64)}
 }
 
 // startSource opens a source; the documents added next belong to it.
@@ -350,27 +355,32 @@ func decodeSegment(data []byte) (*segment, error) {
 	// Sections are checked here; entries are checked where they are read
 	// (a query reads a few of millions), so that a damaged segment gives
 	// nothing rather than panicking a hook.
-	// The sources' names and stamps are the start of the blob: copied in
-	// one piece, each source's strings are slices of it, not thousands
-	// of allocations.
-	end := 0
 	for i := range s.nSources {
 		b := data[s.sourcesAt+i*sourceSize:]
-		end = max(end, int(le.Uint32(b))+int(le.Uint32(b[4:])), int(le.Uint32(b[8:]))+int(le.Uint32(b[12:])))
-	}
-	if end > blobLen {
-		return nil, errSegment
-	}
-	s.names = string(data[s.blobAt : s.blobAt+end])
-	s.sources = make([]source, s.nSources)
-	for i := range s.nSources {
-		src := s.decodeSource(i)
-		if int(src.firstDoc)+int(src.docs) > s.nDocs {
+		first, n := int(le.Uint32(b[16:])), int(le.Uint32(b[20:]))
+		if first+n > s.nDocs {
 			return nil, errSegment
 		}
-		s.sources[i] = src
 	}
 	return s, nil
+}
+
+// decodeSources decodes every source, once: a query walks them all. The
+// sources' names and stamps are the start of the blob: copied in one
+// piece, each source's strings are slices of it, not thousands of
+// allocations.
+func (s *segment) decodeSources() {
+	le := binary.LittleEndian
+	end := 0
+	for i := range s.nSources {
+		b := s.data[s.sourcesAt+i*sourceSize:]
+		end = max(end, int(le.Uint32(b))+int(le.Uint32(b[4:])), int(le.Uint32(b[8:]))+int(le.Uint32(b[12:])))
+	}
+	s.names = string(s.data[s.blobAt : s.blobAt+min(end, len(s.data)-s.blobAt)])
+	s.sources = make([]source, s.nSources)
+	for i := range s.nSources {
+		s.sources[i] = s.decodeSource(i)
+	}
 }
 
 func (s *segment) str(off, n uint32) string {
@@ -380,12 +390,30 @@ func (s *segment) str(off, n uint32) string {
 	return string(s.data[s.blobAt+int(off) : s.blobAt+int(off)+int(n)])
 }
 
-func (s *segment) source(i int) source { return s.sources[i] }
+// source gives source i: decoded with the others when a query decoded
+// them all (decodeSources), else on its own.
+func (s *segment) source(i int) source {
+	if s.sources == nil {
+		return s.decodeSource(i)
+	}
+	return s.sources[i]
+}
+
+// sourceName is source i's name, not copied: for comparisons only, valid
+// while the segment is mapped.
+func (s *segment) sourceName(i int) string {
+	b := s.data[s.sourcesAt+i*sourceSize:]
+	le := binary.LittleEndian
+	return s.bstr(le.Uint32(b), le.Uint32(b[4:]))
+}
 
 func (s *segment) decodeSource(i int) source {
 	le := binary.LittleEndian
 	b := s.data[s.sourcesAt+i*sourceSize:]
 	name := func(off, n uint32) string {
+		if s.names == "" {
+			return s.str(off, n) // a copy: decodeSources has not run
+		}
 		if int(off)+int(n) > len(s.names) {
 			return ""
 		}
