@@ -2,10 +2,14 @@ package gitstore
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
-	"path/filepath"
+	"github.com/memkeep/memkeep/layers/consolidate"
+	"github.com/memkeep/memkeep/layers/l4"
+	"github.com/memkeep/memkeep/render"
 )
 
 const mergeFactsBase = `{
@@ -227,5 +231,107 @@ func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(layoutOf(t, dir).RenderedDigest()); string(b) != base {
 		t.Fatalf("the edit is not read against the edited side's rendering: %q", b)
+	}
+}
+
+// TestMergeKeepsBothSidesDigestEdits: a reviewer rewords a rule on one
+// branch and another deletes a rule on a second branch, where memkeep also
+// added a rule; merging one into the other keeps both edits in memory.md,
+// made in the rendering of the merged memory (so the added rule is there
+// too), and the next consolidation carries both into facts.json.
+func TestMergeKeepsBothSidesDigestEdits(t *testing.T) {
+	l := newRepo(t)
+	dir := l.Root
+	exe, _ := os.Executable()
+	if err := InstallMergeDriver(l, exe); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITSTORE_TEST_CHILD", "merge-driver")
+	t.Setenv("GITSTORE_TEST_RENDER", "markdown")
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	addRule := func(text string) string {
+		t.Helper()
+		r, _, err := consolidate.AddRule(layoutOf(t, dir), text, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	write(t, dir, ".claude/memory/.gitattributes", string(GitAttributes()))
+	a, b := addRule("Run gofmt before committing."), addRule("Never log tokens, even redacted.")
+	mustCommit(t, l, Options{})
+	edit := func(branch string, f func(md string) string) {
+		t.Helper()
+		md := readWork(t, dir, ".claude/memory/memory.md")
+		edited := f(md)
+		if edited == md {
+			t.Fatalf("the %s edit did not apply:\n%s", branch, md)
+		}
+		writeWork(t, dir, ".claude/memory/memory.md", edited)
+		git(t, dir, "commit", "-q", "-am", "review on "+branch)
+	}
+
+	git(t, dir, "checkout", "-q", "-b", "x")
+	edit("x", func(md string) string {
+		return strings.Replace(md, "- Run gofmt before committing.", "- Run gofmt and go vet before committing.", 1)
+	})
+	git(t, dir, "checkout", "-q", "-b", "y", "main")
+	if err := Sync(layoutOf(t, dir)); err != nil {
+		t.Fatal(err)
+	}
+	c := addRule("Keep commits small.")
+	mustCommit(t, layoutOf(t, dir), Options{})
+	edit("y", func(md string) string {
+		var keep []string
+		for _, line := range strings.SplitAfter(md, "\n") {
+			if !strings.Contains(line, "`"+b+"`") {
+				keep = append(keep, line)
+			}
+		}
+		return strings.Join(keep, "")
+	})
+
+	git(t, dir, "checkout", "-q", "x")
+	if out, ok := gitOK(dir, "merge", "--no-edit", "y"); !ok {
+		t.Fatalf("git merge: %s", out)
+	}
+	md := git(t, dir, "show", "HEAD:.claude/memory/memory.md")
+	if !strings.Contains(md, "- Run gofmt and go vet before committing.") || strings.Contains(md, "`"+b+"`") || !strings.Contains(md, "`"+c+"`") || strings.Contains(md, "<<<<<<<") {
+		t.Fatalf("memory.md after the merge lacks an edit or the merged memory:\n%s", md)
+	}
+	against, _ := os.ReadFile(l.RenderedDigest())
+	edits, unmapped := render.ReadEdits([]byte(md), against)
+	if len(edits) != 2 || len(unmapped) != 0 {
+		t.Fatalf("memory.md is not read as the two edits against the copy: %+v %+v\n%s", edits, unmapped, against)
+	}
+
+	l = layoutOf(t, dir)
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := consolidate.Consolidate(l, consolidate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.DigestEdits.Applied) != 2 {
+		t.Errorf("edits applied: %+v", sum.DigestEdits)
+	}
+	facts, err := l4.Load(l.FactsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	for _, r := range facts.Rules {
+		texts[r.ID] = r.Text
+	}
+	if texts[a] != "Run gofmt and go vet before committing." || texts[c] != "Keep commits small." {
+		t.Errorf("rules after the consolidation: %v", texts)
+	}
+	if _, ok := texts[b]; ok {
+		t.Errorf("the rule deleted on y is still a rule: %v", texts)
+	}
+	b2, _ := os.ReadFile(l.DigestFile())
+	if md = string(b2); !strings.Contains(md, "- Run gofmt and go vet before committing. *(") || strings.Contains(md, "Never log tokens") {
+		t.Errorf("memory.md rendered after the consolidation:\n%s", md)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/memkeep/memkeep/internal/filelock"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
+	"github.com/memkeep/memkeep/render"
 )
 
 // memkeep writes memory into a shadow of the memory folder under the git
@@ -176,6 +177,13 @@ func mergeInbound(l memdir.Layout, r *repo.Repo, from, to plumbing.Hash) error {
 	if err := diffTrees(r, from, to, "", &changes); err != nil {
 		return err
 	}
+	// memory.md last: mergeDigest renders the files merged before it.
+	for i, c := range changes {
+		if c.rel == "memory.md" {
+			changes = append(append(changes[:i:i], changes[i+1:]...), c)
+			break
+		}
+	}
 	var errs []error
 	for _, c := range changes {
 		if err := mergeShadowFile(l, r, to, c.rel, treeFile{hash: c.old}, treeFile{hash: c.new}); err != nil {
@@ -286,7 +294,10 @@ var DigestRenderer merge.Renderer
 // rendering is kept as the copy the edit is read against, so that the
 // next consolidation carries exactly the person's edit into the memory
 // files (and not the lines memkeep's pending memory would add) before it
-// renders again.
+// renders again. When memkeep's copy holds a person's edit too (one taken
+// in from the work tree and not read back yet), both are kept as the
+// merge driver keeps them (merge.MergeEditedDigests): made in memory.md
+// rendered from the merged memory files, which becomes the copy.
 func mergeDigest(l memdir.Layout, r *repo.Repo, headMem plumbing.Hash, ours, theirs []byte) []byte {
 	if DigestRenderer == nil {
 		return ours
@@ -299,10 +310,60 @@ func mergeDigest(l memdir.Layout, r *repo.Repo, headMem plumbing.Hash, ours, the
 	if err != nil || bytes.Equal(rendered, theirs) {
 		return ours // HEAD's memory.md is as rendered: no person's edit in it
 	}
-	if err := atomicfile.WriteFile(l.RenderedDigest(), rendered, 0o644); err != nil {
+	out, against := theirs, rendered
+	if written, merged, ok := pendingDigestEdit(l, ours); ok {
+		out, _ = merge.MergeEditedDigests(merge.EditedDigest{Text: ours, Rendered: written}, merge.EditedDigest{Text: theirs, Rendered: rendered}, merged)
+		against = merged
+	}
+	if err := atomicfile.WriteFile(l.RenderedDigest(), against, 0o644); err != nil {
 		return ours
 	}
-	return theirs
+	return out
+}
+
+// pendingDigestEdit reports whether ours, memkeep's memory.md, holds a
+// person's edit that the next consolidation would read, and gives what
+// it is read against: the copy memkeep last wrote (nil without one) and
+// memory.md rendered from memkeep's memory files (merged already).
+func pendingDigestEdit(l memdir.Layout, ours []byte) (written, merged []byte, ok bool) {
+	written, err := os.ReadFile(l.RenderedDigest())
+	if err != nil {
+		written = nil
+	}
+	if written != nil && bytes.Equal(ours, written) {
+		return nil, nil, false
+	}
+	facts, concepts, sessions := shadowInputs(l)
+	if merged, err = DigestRenderer(facts, concepts, sessions); err != nil {
+		return nil, nil, false
+	}
+	edits, _ := render.ReadPendingEdits(ours, written, merged)
+	return written, merged, len(edits) > 0
+}
+
+// shadowInputs reads what memory.md is rendered from out of memkeep's copy
+// of the memory folder, as merge.TreeInputs reads it out of a tree.
+func shadowInputs(l memdir.Layout) (facts, concepts []byte, sessions map[string][]byte) {
+	read := func(p string) []byte {
+		b, err := readNoFollow(l, p)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	sessions = map[string][]byte{}
+	ents, _ := os.ReadDir(l.SessionsDir())
+	for _, e := range ents {
+		if b, ok := strings.CutSuffix(e.Name(), ".l1.jsonl"); ok {
+			if _, seen := sessions[b]; !seen {
+				sessions[b] = nil
+			}
+		}
+		if b, ok := strings.CutSuffix(e.Name(), ".l2.json"); ok {
+			sessions[b] = read(filepath.Join(l.SessionsDir(), e.Name()))
+		}
+	}
+	return read(l.FactsFile()), read(l.ConceptsFile()), sessions
 }
 
 func readNoFollow(l memdir.Layout, p string) ([]byte, error) {

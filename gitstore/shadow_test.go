@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/memkeep/memkeep/gitstore/merge"
+	"github.com/memkeep/memkeep/layers/consolidate"
+	"github.com/memkeep/memkeep/layers/l4"
 )
 
 // memStatus is `git status --porcelain` for the memory folder only.
@@ -382,5 +384,64 @@ func TestPulledDigestEditSurvivesPendingMemory(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(l.DigestFile()); string(b) != "# Memory\n2 sessions\npending\n" {
 		t.Fatalf("memkeep's rendering was replaced by one without an edit: %q", b)
+	}
+}
+
+// TestPulledDigestEditMeetsPendingEdit: memkeep's copy holds a person's
+// edit of memory.md (taken in from the work tree, not read back yet) when
+// a reviewer's edit lands in HEAD: both are kept, made in the rendering
+// of the merged memory, and the next consolidation carries both.
+func TestPulledDigestEditMeetsPendingEdit(t *testing.T) {
+	defer func(r merge.Renderer) { DigestRenderer = r }(DigestRenderer)
+	DigestRenderer = markdownRender
+	l := newRepo(t)
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	var ids []string
+	for _, text := range []string{"Run gofmt before committing.", "Never log tokens, even redacted."} {
+		r, _, err := consolidate.AddRule(l, text, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+	}
+	mustCommit(t, l, Options{})
+	committed := readWork(t, l.Root, ".claude/memory/memory.md")
+
+	// A person's edit in the work tree, taken into memkeep's copy...
+	writeWork(t, l.Root, ".claude/memory/memory.md", strings.Replace(committed, "- Run gofmt before committing.", "- Run gofmt and go vet before committing.", 1))
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	git(t, l.Root, "checkout", "--", ".claude/memory/memory.md")
+	// ...while a reviewer's deletion lands in HEAD.
+	var keep []string
+	for _, line := range strings.SplitAfter(committed, "\n") {
+		if !strings.Contains(line, "`"+ids[1]+"`") {
+			keep = append(keep, line)
+		}
+	}
+	writeWork(t, l.Root, ".claude/memory/memory.md", strings.Join(keep, ""))
+	git(t, l.Root, "commit", "-q", "-am", "review: a rule deleted")
+	if err := Sync(l); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(l.DigestFile())
+	if md := string(b); !strings.Contains(md, "- Run gofmt and go vet before committing.") || strings.Contains(md, "`"+ids[1]+"`") {
+		t.Fatalf("memory.md after Sync lacks an edit:\n%s", md)
+	}
+
+	sum, err := consolidate.Consolidate(l, consolidate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.DigestEdits.Applied) != 2 {
+		t.Errorf("edits applied: %+v", sum.DigestEdits)
+	}
+	facts, err := l4.Load(l.FactsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts.Rules) != 1 || facts.Rules[0].ID != ids[0] || facts.Rules[0].Text != "Run gofmt and go vet before committing." {
+		t.Errorf("rules after the consolidation: %+v", facts.Rules)
 	}
 }

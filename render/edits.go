@@ -47,6 +47,7 @@ type item struct {
 	text    string // the item's text without its note and id
 	raw     string // the item's line as written
 	line    int
+	end     int // its last line
 }
 
 // ReadEdits reads the edits in have (memory.md as it is) against want
@@ -125,7 +126,7 @@ func items(src []byte) (list []item, rest []item) {
 			return ast.WalkSkipChildren, nil
 		case *ast.ListItem:
 			raw := strings.TrimSpace(string(blockSource(n, src)))
-			it := item{section: section, raw: raw, line: lineOf(n)}
+			it := item{section: section, raw: raw, line: lineOf(n), end: lastLine(n, src)}
 			it.text, it.id = splitItem(raw)
 			list = append(list, it)
 			return ast.WalkSkipChildren, nil
@@ -181,6 +182,23 @@ func blockSource(n ast.Node, src []byte) []byte {
 // nodeText is the plain text of an inline container (a heading).
 func nodeText(n ast.Node, src []byte) []byte {
 	return bytes.TrimSpace(blockSource(n, src))
+}
+
+// lastLine gives the last line (1-based) of a block node's source.
+func lastLine(n ast.Node, src []byte) int {
+	stop := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering && c.Type() == ast.TypeBlock {
+			for i := range c.Lines().Len() {
+				stop = max(stop, c.Lines().At(i).Stop)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if stop <= 0 {
+		return 0
+	}
+	return bytes.Count(src[:stop-1], []byte("\n")) + 1
 }
 
 // lineIndex gives a node's first line number (1-based).

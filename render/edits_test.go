@@ -85,3 +85,73 @@ func TestReadEditsNamesWhatItCannotMap(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyEditsReadsBack: edits applied to a rendered memory.md by id
+// (a rule reworded with its note and id kept, a rule and a concept line
+// deleted, two rules added) are read back from the result as the same
+// edits, and nothing else; an edit of an item the file does not show is
+// returned unplaced.
+func TestApplyEditsReadsBack(t *testing.T) {
+	for _, name := range []string{"with promoted rules", "candidates only"} {
+		m := editable()
+		if name == "candidates only" {
+			m.Facts.Rules = m.Facts.Rules[1:]
+		}
+		base := Markdown(m)
+		edits := []Edit{
+			{Kind: EditReword, ID: "r-0000000b", Text: "Always use `make lint` first."},
+			{Kind: EditDelete, ID: "c-0000000c"},
+			{Kind: EditAdd, Text: "Never edit files under generated/."},
+			{Kind: EditAdd, Text: "Keep commits small."},
+		}
+		if name == "with promoted rules" {
+			edits = append(edits, Edit{Kind: EditDelete, ID: "r-0000000a"})
+		}
+		out, unplaced := ApplyEdits(base, append(edits, Edit{Kind: EditReword, ID: "r-000000ff", Text: "gone"}))
+		if len(unplaced) != 1 || unplaced[0].ID != "r-000000ff" {
+			t.Errorf("%s: unplaced %+v", name, unplaced)
+		}
+		got, unmapped := ReadEdits(out, base)
+		if len(unmapped) > 0 {
+			t.Errorf("%s: unmapped %+v in\n%s", name, unmapped, out)
+		}
+		key := func(e Edit) string { return e.Kind + " " + e.ID + " " + e.Text }
+		want := map[string]bool{}
+		for _, e := range edits {
+			want[key(e)] = true
+		}
+		for _, e := range got {
+			if !want[key(e)] {
+				t.Errorf("%s: read back an edit not made: %+v", name, e)
+			}
+			delete(want, key(e))
+		}
+		if len(want) > 0 {
+			t.Errorf("%s: edits not read back: %v in\n%s", name, want, out)
+		}
+		if !strings.Contains(string(out), "- Always use `make lint` first. *(1 sessions") || strings.Contains(string(out), "\n\n\n") {
+			t.Errorf("%s: the rewording lost its note or left blank lines:\n%s", name, out)
+		}
+	}
+}
+
+// TestReadPendingEdits: a difference from both what memkeep wrote and
+// what the memory renders now is an edit; one from only one of them is
+// memkeep's own; without the copy deletions are not read.
+func TestReadPendingEdits(t *testing.T) {
+	written := Markdown(editable())
+	now := editable()
+	now.Facts.Rules = append(now.Facts.Rules, l4.Rule{ID: "r-0000000e", Text: "A rule the copy never showed.", Confidence: 0.9, Promoted: true})
+	have, _ := ApplyEdits(written, []Edit{{Kind: EditReword, ID: "r-0000000a", Text: "Run gofmt -s."}, {Kind: EditDelete, ID: "c-0000000c"}})
+	edits, unmapped := ReadPendingEdits(have, written, Markdown(now))
+	if len(edits) != 2 || len(unmapped) != 0 {
+		t.Errorf("edits %+v, unmapped %+v", edits, unmapped)
+	}
+	edits, _ = ReadPendingEdits(have, nil, Markdown(now))
+	if len(edits) != 1 || edits[0].Kind != EditReword {
+		t.Errorf("without the copy: %+v", edits)
+	}
+	if e, u := ReadPendingEdits(written, written, Markdown(now)); e != nil || u != nil {
+		t.Errorf("memkeep's own file read as edits: %+v %+v", e, u)
+	}
+}

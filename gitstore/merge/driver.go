@@ -18,8 +18,9 @@ import (
 
 // Renderer renders memory.md from facts.json, concepts.json and the
 // sessions' L2 files, by session file stem (nil for a session with an L1
-// file and no L2 yet): the render package's job, injected to keep this
-// package free of it.
+// file and no L2 yet), injected by the command wiring, which renders with
+// the consolidation's view of a session. (Reading and making edits of
+// memory.md is the render package's, used directly.)
 type Renderer func(factsJSON, conceptsJSON []byte, sessions map[string][]byte) ([]byte, error)
 
 // Exit codes of the merge driver, git's contract.
@@ -113,8 +114,9 @@ func conflictMarkers(ours, theirs []byte) []byte {
 	return b.Bytes()
 }
 
-// MergeDigest merges memory.md: unchanged sides resolve trivially; else it
-// is rendered from the merged JSON when possible, and otherwise the larger
+// MergeDigest merges memory.md: unchanged sides resolve trivially; a
+// person's edit on either side or both is kept (editedSide); else it is
+// rendered from the merged JSON when possible, and otherwise the larger
 // side is taken (symmetric, so both merge directions agree).
 func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []byte {
 	if out, ok := trivial(base, ours, theirs); ok {
@@ -124,7 +126,10 @@ func MergeDigest(pathname string, base, ours, theirs []byte, render Renderer) []
 		if m, err := openMerge(); err == nil {
 			defer m.r.Close()
 			dir := path.Dir(pathname)
-			if out, ok := m.editedSide(dir, ours, theirs, render); ok {
+			if out, notes, ok := m.editedSide(dir, ours, theirs, render); ok {
+				for _, n := range notes {
+					fmt.Fprintf(os.Stderr, "memkeep merge-driver: %s: %s\n", pathname, n)
+				}
 				return out
 			}
 			if facts, concepts, sessions, err := m.mergedInputs(dir); err == nil {
@@ -408,41 +413,57 @@ func otherSide(r *repo.Repo, l memdir.Layout, ours *repo.Commit) (theirs, base *
 	return theirs, base, nil
 }
 
-// editedSide keeps a person's edit of memory.md through a merge: when
-// exactly one side's memory.md is not what that side's memory files render
-// to (a reviewer edited it, and no consolidation has read the edit back
-// yet), that side's memory.md is the result, and that side's own
-// rendering becomes the copy the edit is read against
-// (memdir.Layout.RenderedDigest): the next consolidation carries the edit
-// into the merged memory files, and only the edit, then renders again.
-// Rendering from the merged files instead would drop the edit. With both
-// sides edited, or neither, ok is false.
-func (m *mergeInProgress) editedSide(dir string, ours, theirs []byte, render Renderer) (out []byte, ok bool) {
-	var edited [][2][]byte // the side's memory.md and its own rendering
+// editedSide keeps a person's edit of memory.md through a merge (the
+// edit is read back into the memory files by the next consolidation, not
+// yet; rendering from the merged files alone would drop it). A side's
+// memory.md is edited when it is not what that side's memory files render
+// to. When exactly one side is edited, that side's memory.md is the
+// result, and that side's own rendering becomes the copy the edit is read
+// against (memdir.Layout.RenderedDigest): the next consolidation carries
+// the edit into the merged memory files, and only the edit, then renders
+// again. When both are, the result is memory.md rendered from the merged
+// files with both sides' edits made in it (MergeEditedDigests, which says
+// which edit stays when both edited one item), and that rendering is the
+// copy. With neither edited, ok is false; notes names what was not kept.
+func (m *mergeInProgress) editedSide(dir string, ours, theirs []byte, render Renderer) (out []byte, notes []string, ok bool) {
+	var edited []EditedDigest
 	for _, side := range []struct {
 		c  *repo.Commit
 		md []byte
 	}{{m.ours, ours}, {m.theirs, theirs}} {
 		facts, concepts, sessions, err := TreeInputs(m.r, side.c.TreeHash, dir)
 		if err != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		rendered, err := render(facts, concepts, sessions)
 		if err != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		if !bytes.Equal(rendered, side.md) {
-			edited = append(edited, [2][]byte{side.md, rendered})
+			edited = append(edited, EditedDigest{Text: side.md, Rendered: rendered})
 		}
 	}
-	if len(edited) != 1 {
-		return nil, false
+	var against []byte
+	switch len(edited) {
+	case 1:
+		out, against = edited[0].Text, edited[0].Rendered
+	case 2:
+		facts, concepts, sessions, err := m.mergedInputs(dir)
+		if err != nil {
+			return nil, nil, false
+		}
+		if against, err = render(facts, concepts, sessions); err != nil {
+			return nil, nil, false
+		}
+		out, notes = MergeEditedDigests(edited[0], edited[1], against)
+	default:
+		return nil, nil, false
 	}
 	if err := os.MkdirAll(m.l.StateDir(), 0o755); err != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	if err := os.WriteFile(m.l.RenderedDigest(), edited[0][1], 0o644); err != nil {
-		return nil, false
+	if err := os.WriteFile(m.l.RenderedDigest(), against, 0o644); err != nil {
+		return nil, nil, false
 	}
-	return edited[0][0], true
+	return out, notes, true
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -51,31 +50,14 @@ func (m *Memory) readDigestEdits() DigestEdits {
 	if err != nil {
 		return DigestEdits{}
 	}
-	written, cerr := os.ReadFile(m.Layout.RenderedDigest())
-	if cerr == nil && bytes.Equal(have, written) {
+	written, err := os.ReadFile(m.Layout.RenderedDigest())
+	if err != nil {
+		written = nil
+	} else if bytes.Equal(have, written) {
 		return DigestEdits{}
 	}
-	now := render.Markdown(m.View())
-	if bytes.Equal(have, now) {
-		return DigestEdits{}
-	}
-	edits, unmapped := render.ReadEdits(have, now)
-	if cerr != nil {
-		// Without the copy, a line missing from memory.md may only be one
-		// it never showed yet (a rule a prompt recorded, a concept grown
-		// into the top twelve): rewordings and additions are read, and
-		// deletions wait for a memory.md memkeep wrote here.
-		return DigestEdits{Applied: slices.DeleteFunc(edits, func(e render.Edit) bool { return e.Kind == render.EditDelete })}
-	}
-	e1, u1 := render.ReadEdits(have, written)
-	return DigestEdits{
-		Applied: slices.DeleteFunc(edits, func(e render.Edit) bool {
-			return !slices.ContainsFunc(e1, func(x render.Edit) bool { return x.Kind == e.Kind && x.ID == e.ID && x.Text == e.Text })
-		}),
-		Unmapped: slices.DeleteFunc(unmapped, func(u render.Unmapped) bool {
-			return !slices.ContainsFunc(u1, func(x render.Unmapped) bool { return x.Text == u.Text })
-		}),
-	}
+	edits, unmapped := render.ReadPendingEdits(have, written, render.Markdown(m.View()))
+	return DigestEdits{Applied: edits, Unmapped: unmapped}
 }
 
 // applyDigestEdits carries the reviewer's edits into the memory; the
