@@ -289,84 +289,10 @@ func TreeInputs(r *repo.Repo, root plumbing.Hash, dir string) (facts, concepts [
 	return read("facts.json"), read("concepts.json"), sessions, err
 }
 
-// trees.
-func mergedInputs(dir string) (facts, concepts []byte, sessions map[string][]byte, err error) {
-	l, err := memdir.Find(".")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	r, err := repo.Open(l.GitDir, l.CommonDir)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	defer r.Close()
-	head, err := r.ReadHead()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if head.Hash.IsZero() {
-		return nil, nil, nil, fmt.Errorf("HEAD has no commit")
-	}
-	ours, err := r.Commit(head.Hash)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	theirs, base, err := otherSide(r, l, ours)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	read := func(c *repo.Commit, name string) []byte {
-		if c == nil {
-			return nil
-		}
-		b, err := r.File(c.TreeHash, path.Join(dir, name))
-		if err != nil {
-			return nil
-		}
-		return b
-	}
-	for _, name := range []string{"facts.json", "concepts.json"} {
-		m, err := MergeJSON(read(base, name), read(ours, name), read(theirs, name))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if name == "facts.json" {
-			facts = m
-		} else {
-			concepts = m
-		}
-	}
-	// The sessions of either side; a session's L2 file is merged as the
-	// driver merges it.
-	sessions = map[string][]byte{}
-	for _, c := range []*repo.Commit{ours, theirs} {
-		t, err := r.SubtreeAt(c.TreeHash, path.Join(dir, "sessions"))
-		if err != nil || t.IsZero() {
-			continue
-		}
-		ents, err := r.Tree(t)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		for _, e := range ents {
-			if b, ok := strings.CutSuffix(e.Name, ".l1.jsonl"); ok {
-				if _, seen := sessions[b]; !seen {
-					sessions[b] = nil
-				}
-			}
-			if b, ok := strings.CutSuffix(e.Name, ".l2.json"); ok && sessions[b] == nil {
-				name := path.Join("sessions", e.Name)
-				m, err := MergeJSON(read(base, name), read(ours, name), read(theirs, name))
-				if err != nil {
-					return nil, nil, nil, err
-				}
-				sessions[b] = m
-			}
-		}
-	}
-	return facts, concepts, sessions, nil
-}
-
+// otherSide finds the commit being merged into ours and their merge base:
+// the commit git names in a GITHEAD_<hash> variable during a merge, or
+// the commit a rebase is picking (the last step of rebase-merge/done),
+// based on its parent.
 func otherSide(r *repo.Repo, l memdir.Layout, ours *repo.Commit) (theirs, base *repo.Commit, err error) {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")

@@ -74,6 +74,8 @@ func (s *Summary) Add(o Summary) {
 	s.Assigned += o.Assigned
 	s.ConceptsCreated += o.ConceptsCreated
 	s.Rendered = s.Rendered || o.Rendered
+	s.DigestEdits.Applied = append(s.DigestEdits.Applied, o.DigestEdits.Applied...)
+	s.DigestEdits.Unmapped = append(s.DigestEdits.Unmapped, o.DigestEdits.Unmapped...)
 	s.Written = append(s.Written, o.Written...)
 	s.EvalErr = errors.Join(s.EvalErr, o.EvalErr)
 	r, x := &s.Reflection, o.Reflection
@@ -124,11 +126,16 @@ func (s Summary) String() string {
 	if r.CoreAdded > 0 {
 		p = append(p, fmt.Sprintf("%d core logic", r.CoreAdded))
 	}
+	if n := len(s.DigestEdits.Applied); n > 0 {
+		p = append(p, Plural(n, "edit")+" of memory.md carried in")
+	}
 	if s.Rendered {
 		p = append(p, "memory.md")
 	}
 	if len(p) == 0 {
-		return "no change"
+		// Files changed that no count names (a rule's wording, a
+		// forgotten item's removal): never "no change" for a write.
+		return "memory files updated"
 	}
 	return strings.Join(p, ", ")
 }
