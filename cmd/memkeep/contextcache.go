@@ -18,54 +18,46 @@ import (
 )
 
 // SessionStart's context reads facts.json, concepts.json and the newest
-// sessions' L2 files (consolidate.Context). The text only changes when a
-// memory file does, so it is cached under the git dir, keyed by the
-// metadata of every memory file (consolidate.MemoryFiles; plus budget and
-// branch). Consolidation warms the
-// cache in the background; a SessionStart after a change computes it once.
+// sessions' L2 files (consolidate.Context). The text only changes when one
+// of those does, so it is cached under the git dir with the options it
+// was made for (budget, branch, source, files) and the stamps of the files
+// it was made from (consolidate.ContextSources): checking those takes a
+// few stats and one listing of the sessions folder, however many sessions
+// there are. Consolidation warms the cache in the background; a
+// SessionStart after a change computes it once.
 
 type contextCache struct {
-	Key  string `json:"key"`
-	Text string `json:"text"`
+	Key     string                     `json:"key"`
+	Sources consolidate.ContextSources `json:"sources"`
+	Text    string                     `json:"text"`
 }
 
 func contextCachePath(l memdir.Layout) string {
 	return filepath.Join(l.StateDir(), "context-cache.json")
 }
 
-// memoryFingerprint identifies the state of the files the context is
-// computed from, without reading them.
-func memoryFingerprint(l memdir.Layout, budget int, opts render.ContextOptions) (string, error) {
-	files, err := consolidate.MemoryFiles(l)
-	if err != nil {
-		return "", err
-	}
+// contextKey identifies the options a context is made for.
+func contextKey(budget int, opts render.ContextOptions) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "v4\x00%d\x00%s\x00%s\x00%s\x00", budget, opts.Branch, opts.Source, strings.Join(opts.Files, "\x01"))
-	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00%s\x00", f.Name, f.Stamp)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:12]), nil
+	fmt.Fprintf(h, "v5\x00%d\x00%s\x00%s\x00%s\x00", budget, opts.Branch, opts.Source, strings.Join(opts.Files, "\x01"))
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // memoryContext is the memory part of the SessionStart context (rules,
 // concepts of the branch, solutions, recent exchanges), from the cache
-// when the memory files have not changed.
+// when the files it was made from have not changed.
 func memoryContext(l memdir.Layout, budget int, opts render.ContextOptions) (string, error) {
 	opts.Budget = budget
-	key, err := memoryFingerprint(l, budget, opts)
-	if err != nil {
-		return "", err
-	}
+	key := contextKey(budget, opts)
 	var c contextCache
-	if b, err := os.ReadFile(contextCachePath(l)); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key {
+	if b, err := os.ReadFile(contextCachePath(l)); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key && c.Sources.Unchanged(l) {
 		return c.Text, nil
 	}
-	text, err := consolidate.Context(l, opts)
+	text, src, err := consolidate.ContextWithSources(l, opts)
 	if err != nil {
 		return "", err
 	}
-	b, _ := json.Marshal(contextCache{Key: key, Text: text})
+	b, _ := json.Marshal(contextCache{Key: key, Sources: src, Text: text})
 	// A cache that cannot be written only costs the next SessionStart time.
 	_ = atomicfile.WriteFile(contextCachePath(l), b, 0o644)
 	return text, nil

@@ -402,14 +402,6 @@ func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) ([]s
 // those are read (view.recent): SessionStart right after a pull reads a
 // few files, not every session of the project.
 func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
-	v, err := openView(l)
-	if err != nil {
-		return "", err
-	}
-	recent, err := v.recent(render.ContextSessions)
-	if err != nil {
-		return "", err
-	}
-	v.saveIndex()
-	return render.Context(render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent}, opts), nil
+	text, _, err := ContextWithSources(l, opts)
+	return text, err
 }

@@ -74,6 +74,8 @@ type view struct {
 	loaded   map[string]*loadedSession
 	idx      sessionIndex
 	dirty    bool
+	// scanned are the sessions recent looked at last, newest first.
+	scanned []SessionStamp
 	// own is the session Pending is about: it is loaded every time, so
 	// its entry (which changes with every Stop) is not kept in the index.
 	own string
@@ -220,11 +222,13 @@ func (v *view) digestStatus() (LayerStatus, error) {
 // exchanges are passed over by their index entry, without being read.
 func (v *view) recent(n int) ([]*l2.File, error) {
 	var recent []*l2.File
+	v.scanned = v.scanned[:0]
 	for i := len(v.bases) - 1; i >= 0 && len(recent) < n; i-- {
 		e, err := v.entry(v.bases[i])
 		if err != nil {
 			return nil, err
 		}
+		v.scanned = append(v.scanned, SessionStamp{Base: v.bases[i], Stamp: e.Stamp})
 		if !e.Exchanges {
 			continue
 		}
