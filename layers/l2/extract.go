@@ -471,6 +471,17 @@ func PromptRules(prompt string) []string {
 // cleanPrompt drops the markup Claude Code wraps around slash commands and
 // collapses white space.
 func cleanPrompt(p string) string {
+	// A slash command's message repeats its name ("<command-message>x
+	// </command-message><command-name>/x</command-name>"): the request
+	// is the name and its arguments.
+	for {
+		i := strings.Index(p, "<command-message>")
+		j := strings.Index(p, "</command-message>")
+		if i < 0 || j < i {
+			break
+		}
+		p = p[:i] + p[j+len("</command-message>"):]
+	}
 	p = stripTags(p)
 	return strings.Join(strings.Fields(p), " ")
 }
@@ -645,7 +656,10 @@ func statement(text string) string {
 			first += " " + next
 		}
 	}
-	if len(first) < 12 {
+	if len(first) < 12 || len(terms.Words(first)) < 3 {
+		// Too few words to say what was done: a status ("Clean
+		// compile.", "All 7 tasks are closed.", "I have enough context
+		// now.") tells a later session nothing.
 		return ""
 	}
 	return first

@@ -40,14 +40,17 @@ func TestSummaryIsTheOutcome(t *testing.T) {
 
 // TestOutcomeIsAStatement: an exchange's outcome is the assistant's last
 // text that states something. A plan, a progress note or a question is
-// passed over for an earlier statement; an acknowledgement is dropped; a
+// passed over for an earlier statement, and so is a status too short to
+// say what was done ("Clean compile."); an acknowledgement is dropped; a
 // plan after a short statement is not joined to it.
 func TestOutcomeIsAStatement(t *testing.T) {
 	for _, c := range []struct {
 		texts []string
 		want  string
 	}{
-		{[]string{"All 7 tasks are closed. Let me close the epic:"}, "All 7 tasks are closed."},
+		{[]string{"All 7 tasks are closed. Let me close the epic:"}, ""},
+		{[]string{"I have enough context now."}, ""},
+		{[]string{"The upload handler now returns 400 for an empty file instead of a nil dereference.", "Clean compile."}, "The upload handler now returns 400 for an empty file instead of a nil dereference."},
 		{[]string{"Good - the duplicate helpers are now unused since the shared component handles them."}, "The duplicate helpers are now unused since the shared component handles them."},
 		{[]string{"The pre-commit hook rejects the commit because mix format was not run.", "Still compiling test dependencies (first time compilation)."}, "The pre-commit hook rejects the commit because mix format was not run."},
 		{[]string{"Let me mark this task as in progress:"}, ""},
@@ -89,5 +92,14 @@ func TestCorrectionLinksWhatItCorrects(t *testing.T) {
 	}
 	if fix.Type != TypeCorrection || !slices.Contains(fix.Links, work.ID) {
 		t.Fatalf("the correction (%s, links %v) is not linked to %s", fix.Type, fix.Links, work.ID)
+	}
+}
+
+// TestSlashCommandRequest: a slash command's request is its name and its
+// arguments, its message (the name again) left out.
+func TestSlashCommandRequest(t *testing.T) {
+	in := "<command-message>beads:create</command-message>\n<command-name>/beads:create</command-name>\n<command-args>set up credo and dialyzer</command-args>"
+	if got, want := cleanPrompt(in), "/beads:create set up credo and dialyzer"; got != want {
+		t.Errorf("cleanPrompt = %q, want %q", got, want)
 	}
 }
