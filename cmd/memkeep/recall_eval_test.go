@@ -95,6 +95,9 @@ func TestRecallQuestions(t *testing.T) {
 			}
 		}
 		hook1 := containsAny(hook, q.Evidence)
+		if os.Getenv("EVAL_DEBUG") == "hook" && !hook1 && at >= 0 {
+			t.Logf("hook miss %s (recall at %d, %d bytes shown): %q evidence %q\n%s", q.ID, at, len(hook), q.Q, q.Evidence, hook)
+		}
 		if os.Getenv("EVAL_DEBUG") != "" && len(hits) > 0 {
 			cov := -1.0
 			if at >= 0 {

@@ -82,7 +82,7 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 		// with fewer, so that three fit the budget.
 		ex := h.Excerpt
 		if i > 0 {
-			ex = ex[:min(len(ex), 2)]
+			ex = h.bestExcerpt(2)
 		}
 		for _, e := range ex {
 			item += "  · " + e + "\n"
@@ -102,4 +102,18 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	}
 	b.WriteString(more)
 	return b.String()
+}
+
+// bestExcerpt gives the n best-scored excerpt lines, in file order.
+func (h Hit) bestExcerpt(n int) []string {
+	if len(h.excerptRank) != len(h.Excerpt) {
+		return h.Excerpt[:min(len(h.Excerpt), n)]
+	}
+	var out []string
+	for i, e := range h.Excerpt {
+		if h.excerptRank[i] < n {
+			out = append(out, e)
+		}
+	}
+	return out
 }

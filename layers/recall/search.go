@@ -94,6 +94,8 @@ type Hit struct {
 	// Excerpt holds the other lines around an L1 answer that hold words
 	// of the query, in file order.
 	Excerpt []string `json:"excerpt,omitempty"`
+	// excerptRank is each excerpt line's rank by score (0 the best).
+	excerptRank []int
 	Text    string   `json:"text,omitempty"`
 	// Provenance: the session and where its lines are.
 	Session string `json:"session,omitempty"`
@@ -521,6 +523,7 @@ type unit struct {
 	// place is the record of an L1 answer's window shown, when not its own.
 	place   *docRef
 	window  []docRef // the records around it that hold query terms
+	wscore  []float32 // and their scores
 	lines   [2]uint32
 	session string
 	expired bool
@@ -685,6 +688,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				best = max(best, v)
 				if v > 0 {
 					u.window = append(u.window, nb)
+					u.wscore = append(u.wscore, nsl.score)
 					// The answer is shown at the record of the window that
 					// holds the most of the question.
 					if b := bits(nsl.match); b > placeBits {

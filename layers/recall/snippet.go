@@ -2,6 +2,7 @@ package recall
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,14 +118,32 @@ func (ix *Index) hit(u unit, qs []qterm) Hit {
 		h.Snippet = recordSnippet(f, terms)
 		// The other lines around it that hold the question's words, in
 		// file order: what was said before and after.
-		others := slices.DeleteFunc(slices.Clone(u.window), func(r docRef) bool { return r == place })
-		if place != u.at && u.d.Layer == layerL1 {
-			others = append(others, u.at)
+		// The best-scored of them are kept, and shown in file order; the
+		// rank of each says which a shorter answer keeps (ForPrompt).
+		type line struct {
+			at    docRef
+			score float32
 		}
-		slices.SortFunc(others, func(a, b docRef) int { return int(a.doc) - int(b.doc) })
-		for _, r := range others[:min(len(others), excerptMax)] {
-			rf, _ := ix.l1Record(r, ix.segs[r.seg].doc(int(r.doc)))
+		var others []line
+		for i, r := range u.window {
+			if r != place {
+				others = append(others, line{r, u.wscore[i]})
+			}
+		}
+		if place != u.at && u.d.Layer == layerL1 {
+			others = append(others, line{u.at, float32(u.raw)})
+		}
+		slices.SortStableFunc(others, func(a, b line) int { return cmp.Compare(b.score, a.score) })
+		others = others[:min(len(others), excerptMax)]
+		rank := map[docRef]int{}
+		for i, o := range others {
+			rank[o.at] = i
+		}
+		slices.SortFunc(others, func(a, b line) int { return int(a.at.doc) - int(b.at.doc) })
+		for _, o := range others {
+			rf, _ := ix.l1Record(o.at, ix.segs[o.at.seg].doc(int(o.at.doc)))
 			h.Excerpt = append(h.Excerpt, cut(recordSnippet(rf, terms), excerptLine))
+			h.excerptRank = append(h.excerptRank, rank[o.at])
 		}
 		if u.exchange != nil {
 			ed := ix.segs[u.exchange.seg].doc(int(u.exchange.doc))
