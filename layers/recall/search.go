@@ -94,8 +94,6 @@ type Hit struct {
 	// Excerpt holds the other lines around an L1 answer that hold words
 	// of the query, in file order.
 	Excerpt []string `json:"excerpt,omitempty"`
-	// excerptRank is each excerpt line's rank by score (0 the best).
-	excerptRank []int
 	Text    string   `json:"text,omitempty"`
 	// Provenance: the session and where its lines are.
 	Session string `json:"session,omitempty"`
@@ -106,6 +104,8 @@ type Hit struct {
 	// Context: the exchange and concept an L1 hit belongs to.
 	Exchange *Ref `json:"exchange,omitempty"`
 	Concept  *Ref `json:"concept,omitempty"`
+	// excerptRank is each excerpt line's rank by score (0 the best).
+	excerptRank []int
 }
 
 // Ref names a memory an answer belongs to.
@@ -522,7 +522,7 @@ type unit struct {
 	best     *docRef
 	// place is the record of an L1 answer's window shown, when not its own.
 	place   *docRef
-	window  []docRef // the records around it that hold query terms
+	window  []docRef  // the records around it that hold query terms
 	wscore  []float32 // and their scores
 	lines   [2]uint32
 	session string
