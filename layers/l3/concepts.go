@@ -337,8 +337,9 @@ func SuggestName(e *l2.Exchange, common map[string]bool) string {
 }
 
 // genericName are words that never name a concept: folders every project
-// has, and the verbs and adverbs of how work is told ("always", "decide",
-// "before").
+// has, the documents every project keeps (plan.md, README.md, CLAUDE.md:
+// a plan is about something, and that is the concept), and the verbs and
+// adverbs of how work is told ("always", "decide", "before").
 var genericName = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`lib src app apps internal pkg cmd test tests spec specs web www
@@ -349,7 +350,8 @@ var genericName = func() map[string]bool {
 		rename renamed implement implemented try tried start started need needs want wants count call called
 		see work worked do does did done note noted say said keep kept let lets give gives gave wrong right
 		new old good bad first last next more most other same
-		feat chore refactor perf style ci build wip`) {
+		feat chore refactor perf style ci build wip
+		plan plans notes todo readme changelog license contributing claude agents`) {
 		m[w] = true
 	}
 	return m

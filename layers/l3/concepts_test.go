@@ -90,3 +90,12 @@ func TestConceptNamesAreAboutTheWork(t *testing.T) {
 		t.Errorf("lib/spotter/transcripts/renderer.ex proposed %q, want a name from transcripts/renderer", got)
 	}
 }
+
+// TestDocumentsNameNoConcept: an exchange that wrote a plan is named by
+// what the plan is about, not "plan".
+func TestDocumentsNameNoConcept(t *testing.T) {
+	e := &l2.Exchange{Summary: "Plan the credo and dialyzer setup for the credo checks", Files: []string{"plan.md"}}
+	if got := SuggestName(e, nil); strings.Contains(got, "plan") {
+		t.Errorf("SuggestName = %q, named after the document", got)
+	}
+}
