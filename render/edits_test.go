@@ -28,8 +28,8 @@ func editable() Memory {
 func TestReadEditsMapsRuleAndConceptEdits(t *testing.T) {
 	base := string(Markdown(editable()))
 	edited := strings.Replace(base, "Run gofmt before committing.", "Run gofmt and go vet before committing.", 1)
-	edited = strings.Replace(edited, "- Always use `make lint`. *(1 sessions, confidence 0.40, contradicted 2 times, **needs review**)* `r-0000000b`\n", "", 1)
-	edited = strings.Replace(edited, "- **store** (1 exchanges): SQLite store `c-0000000c`\n", "", 1)
+	edited = strings.Replace(edited, "- Always use `make lint`. *(1 session, confidence 0.40, contradicted 2 times, **needs review**)* `r-0000000b`\n", "", 1)
+	edited = strings.Replace(edited, "- **store** (1 exchange): SQLite store `c-0000000c`\n", "", 1)
 	edited = strings.Replace(edited, "## Rules\n\n", "## Rules\n\n- Never edit files under generated/.\n", 1)
 	if edited == base || strings.Contains(edited, "r-0000000b") || strings.Contains(edited, "c-0000000c") {
 		t.Fatalf("the test's edits did not apply:\n%s", edited)
@@ -129,7 +129,7 @@ func TestApplyEditsReadsBack(t *testing.T) {
 		if len(want) > 0 {
 			t.Errorf("%s: edits not read back: %v in\n%s", name, want, out)
 		}
-		if !strings.Contains(string(out), "- Always use `make lint` first. *(1 sessions") || strings.Contains(string(out), "\n\n\n") {
+		if !strings.Contains(string(out), "- Always use `make lint` first. *(1 session") || strings.Contains(string(out), "\n\n\n") {
 			t.Errorf("%s: the rewording lost its note or left blank lines:\n%s", name, out)
 		}
 	}

@@ -64,19 +64,19 @@ func document(m Memory) *doc {
 	section(d, "Solutions", len(sols) == 0, text("No recurring problem solved yet."))
 	for _, s := range sols {
 		d.item(strong(text(oneLine(s.Problem))), text(" → "+oneLine(s.Solution)+" "),
-			note(fmt.Sprintf("%d sessions, confidence %.2f", len(s.Sessions), s.Confidence), s.Review), text(" "), code(s.ID))
+			note(fmt.Sprintf("%s, confidence %.2f", plural(len(s.Sessions), "session"), s.Confidence), s.Review), text(" "), code(s.ID))
 	}
 
 	section(d, "Core logic", len(m.Facts.CoreLogic) == 0, text("No feature changed in 3 or more sessions yet."))
 	for _, k := range m.Facts.CoreLogic {
 		sp := append([]span{text(oneLine(k.Text))}, fileSpans(k.Files, 4)...)
-		d.item(append(sp, text(" "), note(fmt.Sprintf("%d sessions", len(k.Sessions)), false), text(" "), code(k.ID))...)
+		d.item(append(sp, text(" "), note(plural(len(k.Sessions), "session"), false), text(" "), code(k.ID))...)
 	}
 
 	cs := topConceptList(m.Concepts, topConcepts)
 	section(d, "Concepts", len(cs) == 0, text("No concepts yet: "), code("memkeep l3 assign"), text(" groups exchanges into them."))
 	for _, c := range cs {
-		sp := []span{strong(text(c.Name)), text(fmt.Sprintf(" (%d exchanges): %s", len(c.Exchanges), oneLine(c.Summary)))}
+		sp := []span{strong(text(c.Name)), text(fmt.Sprintf(" (%s): %s", plural(len(c.Exchanges), "exchange"), oneLine(c.Summary)))}
 		sp = append(sp, fileSpans(c.Files, 3)...)
 		d.item(append(sp, text(" "), code(c.ID))...)
 	}
@@ -129,7 +129,7 @@ func splitRules(rules []l4.Rule) (promoted, candidates []l4.Rule) {
 func ruleNote(r l4.Rule) []span {
 	var parts []string
 	if n := len(r.Sessions); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d sessions", n))
+		parts = append(parts, plural(n, "session"))
 	} else if r.Source == l4.SourceManual {
 		parts = append(parts, "added by hand")
 	}

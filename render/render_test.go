@@ -36,7 +36,7 @@ func TestMarkdownIsStableAndComplete(t *testing.T) {
 		"## Rules\n\n- Run gofmt before committing. *(added by hand, confidence 0.90)* `r-1`\n",
 		"### Candidate rules", "contradicted 5 times, **needs review**",
 		"- **database is locked** → edited store/tx.go *(3 sessions, confidence 0.60)* `s-1`",
-		"- **store** (1 exchanges): SQLite store — `store/db.go` `c-1`",
+		"- **store** (1 exchange): SQLite store — `store/db.go` `c-1`",
 		"### 2026-03-01_0900_aaaa0001\n\n- Fix locked database *(iteration, 0.75)* `x-1`\n",
 	} {
 		if !strings.Contains(md, want) {
