@@ -335,6 +335,8 @@ func (sum *Summary) add(r l2.UpdateResult) {
 // proposed existing concept when it is confident, and with create a new
 // concept named by the proposal (or the existing one its name is close to).
 func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
+	var byID map[string]*l2.Exchange
+	var members *l3.Members
 	for _, s := range scope {
 		for _, l := range [][]l2.Exchange{s.Exchanges, s.Facts} {
 			for i := range l {
@@ -343,7 +345,11 @@ func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
 					continue
 				}
 				m.commonWords()
-				p := m.Concepts.Propose(e)
+				if members == nil {
+					byID, _ = m.Exchanges()
+					members = l3.NewMembers(byID)
+				}
+				p := m.Concepts.ProposeAmong(e, members)
 				id := ""
 				switch {
 				case !p.New() && p.Score >= l3.AutoAssignThreshold:
@@ -371,7 +377,7 @@ func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
 			}
 		}
 	}
-	byID, _ := m.Exchanges()
+	byID, _ = m.Exchanges()
 	m.Concepts.Refresh(byID)
 }
 

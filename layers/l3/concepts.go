@@ -193,6 +193,82 @@ func (f *File) Propose(e *l2.Exchange) Proposal {
 	return Proposal{Name: SuggestName(e, f.Common)}
 }
 
+// Members gives proposals the concepts' members: the exchanges by id.
+type Members struct {
+	byID  map[string]*l2.Exchange
+	alike map[string]*Concept // each member as a concept of one
+}
+
+// NewMembers indexes the exchanges for ProposeAmong.
+func NewMembers(byID map[string]*l2.Exchange) *Members {
+	return &Members{byID: byID, alike: map[string]*Concept{}}
+}
+
+// one is member x as a concept of its own, made once.
+func (m *Members) one(x *l2.Exchange) *Concept {
+	c := m.alike[x.ID]
+	if c == nil {
+		c = &Concept{Files: x.Files, Keywords: x.Keywords}
+		m.alike[x.ID] = c
+	}
+	return c
+}
+
+// ProposeAmong is Propose when the concepts' members are known: an
+// exchange is scored against each concept as the mean of its similarity
+// to the concept's members (average link), not against the union of the
+// members' files and words. A concept that has taken in many different pieces of work then
+// draws no more than one of them would: the union grows with every
+// member, and every feature that touched a config file joined the first
+// concept that had.
+func (f *File) ProposeAmong(e *l2.Exchange, m *Members) Proposal {
+	best := Proposal{}
+	for _, c := range f.Concepts {
+		// The union of the members' files and words is at least as like
+		// e as most members are: a concept far from e by it is passed
+		// over without comparing its members, which keeps a memory of
+		// hundreds of concepts cheap.
+		s := Similarity(e, &c)
+		if s < ProposeThreshold || s <= best.Score {
+			continue
+		}
+		var sum float64
+		n := 0
+		// The newest members speak for the concept: a long-lived one
+		// is compared with what it is now about, at a bounded cost.
+		for _, id := range c.Exchanges[max(0, len(c.Exchanges)-maxLinkMembers):] {
+			if x := m.byID[id]; x != nil && x.ID != e.ID {
+				sum += Similarity(e, m.one(x))
+				n++
+			}
+		}
+		if n > 0 {
+			s = sum / float64(n)
+		}
+		if s > best.Score {
+			best = Proposal{ConceptID: c.ID, Name: c.Name, Score: s}
+		}
+	}
+	if best.Score >= ProposeThreshold {
+		best.Score = float64(int(best.Score*100+0.5)) / 100
+		return best
+	}
+	return Proposal{Name: SuggestName(e, f.Common)}
+}
+
+// maxLinkMembers bounds the members an exchange is compared with.
+const maxLinkMembers = 50
+
+// exchangeTerms are the words an exchange is compared by: its keywords,
+// its summary's and its files' paths'.
+func exchangeTerms(e *l2.Exchange) terms.Set {
+	et := terms.NewSet(e.Keywords, terms.Words(e.Summary))
+	for _, f := range e.Files {
+		et = terms.NewSet(et.Sorted(), terms.PathWords(f))
+	}
+	return et
+}
+
 // Similarity scores an exchange against a concept: half the share of its
 // files the concept already holds (or whose folder it holds), half the
 // overlap of their words.
@@ -215,10 +291,7 @@ func Similarity(e *l2.Exchange, c *Concept) float64 {
 		}
 		fileScore = sum / float64(len(files))
 	}
-	et := terms.NewSet(e.Keywords, terms.Words(e.Summary))
-	for _, f := range e.Files {
-		et = terms.NewSet(et.Sorted(), terms.PathWords(f))
-	}
+	et := exchangeTerms(e)
 	ct := terms.NewSet(c.Keywords, terms.Words(c.Name))
 	wordScore, _ := terms.Overlap(et, ct)
 	if len(files) == 0 || len(c.Files) == 0 {

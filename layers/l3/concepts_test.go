@@ -2,6 +2,7 @@ package l3
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,4 +99,75 @@ func TestDocumentsNameNoConcept(t *testing.T) {
 	if got := SuggestName(e, nil); strings.Contains(got, "plan") {
 		t.Errorf("SuggestName = %q, named after the document", got)
 	}
+}
+
+// TestProposeAmongResistsAMagnet: a concept that once took in a piece of
+// other work (one tracing change among annotation work) draws a new
+// exchange by how alike it is to its members, not by the union of their
+// files and words: more tracing work starts a concept of its own, while
+// more annotation work joins the annotation concept.
+func TestProposeAmongResistsAMagnet(t *testing.T) {
+	f := &File{}
+	c, err := f.Create("annotations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*l2.Exchange{}
+	members := []*l2.Exchange{
+		{ID: "x-1", Summary: "Add annotation lifecycle state", Files: []string{"lib/app/annotations/annotation.ex"}, Keywords: []string{"annotat", "lifecycl", "state"}},
+		{ID: "x-2", Summary: "Annotation message references", Files: []string{"lib/app/annotations/annotation_ref.ex"}, Keywords: []string{"annotat", "messag", "refer"}},
+		{ID: "x-3", Summary: "Close annotations from the review page", Files: []string{"lib/app/annotations/annotation.ex", "lib/app_web/review_live.ex"}, Keywords: []string{"annotat", "review", "close"}},
+		{ID: "x-4", Summary: "Trace the review page's rendering", Files: []string{"lib/app/telemetry/tracer_setup.ex"}, Keywords: []string{"trace", "span", "tracer"}},
+	}
+	for _, m := range members {
+		byID[m.ID] = m
+		if err := f.Assign(m, c.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tracing := &l2.Exchange{ID: "x-5", Summary: "Trace the job workers with spans", Files: []string{"lib/app/telemetry/tracer_setup.ex", "lib/app/telemetry/job_spans.ex"}, Keywords: []string{"trace", "span", "tracer"}}
+	if p := f.Propose(tracing); p.New() {
+		t.Logf("the union-based proposal no longer joins the magnet (score %.2f): the test's premise changed", p.Score)
+	}
+	if p := f.ProposeAmong(tracing, NewMembers(byID)); !p.New() {
+		t.Errorf("tracing work joins %s (mean similarity %.2f); want a concept of its own", p.Name, p.Score)
+	}
+	more := &l2.Exchange{ID: "x-6", Summary: "Reopen closed annotations", Files: []string{"lib/app/annotations/annotation.ex"}, Keywords: []string{"annotat", "reopen", "state"}}
+	if p := f.ProposeAmong(more, NewMembers(byID)); p.ConceptID != c.ID {
+		t.Errorf("annotation work is proposed %q (%.2f), want the annotations concept", p.Name, p.Score)
+	}
+}
+
+// BenchmarkProposeAmong is a proposal in a memory of 10,000 exchanges in
+// 100 concepts: what consolidation pays per new exchange.
+func BenchmarkProposeAmong(b *testing.B) {
+	areas := []string{"auth", "billing", "cart", "search", "upload", "deploy", "api", "ui"}
+	f := &File{}
+	byID := map[string]*l2.Exchange{}
+	for c := range 100 {
+		area := areas[c%len(areas)]
+		// Names far apart: a word per concept, not a number.
+		con, err := f.Create(area + "-" + strings.Repeat(string(rune('a'+c%26)), 4) + strings.Repeat(string(rune('a'+c/26)), 4))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 100 {
+			x := &l2.Exchange{ID: fmt.Sprintf("x-%d-%d", c, i), Summary: fmt.Sprintf("Fix the %s handler edge case %d", area, i),
+				Files: []string{fmt.Sprintf("%s/%s_%d.go", area, area, c)}, Keywords: []string{area, "handler", fmt.Sprintf("case%d", c)}}
+			byID[x.ID] = x
+			f.Assign(x, con.ID)
+		}
+	}
+	m := NewMembers(byID)
+	e := &l2.Exchange{ID: "x-new", Summary: "Fix the cart handler total", Files: []string{"cart/cart_2.go"}, Keywords: []string{"cart", "handler", "total"}}
+	b.Run("average link", func(b *testing.B) {
+		for range b.N {
+			f.ProposeAmong(e, m)
+		}
+	})
+	b.Run("union", func(b *testing.B) {
+		for range b.N {
+			f.Propose(e)
+		}
+	})
 }
