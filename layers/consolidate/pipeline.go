@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -134,8 +135,15 @@ func (s Summary) String() string {
 	}
 	if len(p) == 0 {
 		// Files changed that no count names (a rule's wording, a
-		// forgotten item's removal): never "no change" for a write.
-		return "memory files updated"
+		// concept's summary): never "no change" for a write.
+		var names []string
+		for _, w := range s.Written {
+			if n := filepath.Base(w); !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		slices.Sort(names)
+		return strings.Join(names, ", ") + " updated"
 	}
 	return strings.Join(p, ", ")
 }

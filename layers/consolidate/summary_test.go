@@ -17,7 +17,7 @@ func TestSummaryNamesWhatWasWritten(t *testing.T) {
 	}{
 		{Summary{}, "no change"},
 		{Summary{Written: []string{"facts.json"}, DigestEdits: DigestEdits{Applied: []render.Edit{{Kind: render.EditReword, ID: "r-1", Text: "x"}}}}, "1 edit of memory.md carried in"},
-		{Summary{Written: []string{"facts.json"}}, "memory files updated"},
+		{Summary{Written: []string{"/p/.claude/memory/facts.json"}}, "facts.json updated"},
 		{Summary{Written: []string{"memory.md"}, Added: 2, Rendered: true}, "+2 exchanges, memory.md"},
 	} {
 		if got := c.s.String(); !strings.Contains(got, c.want) {
