@@ -9,6 +9,7 @@ import (
 
 	"github.com/memkeep/memkeep/layers/consolidate"
 	"github.com/memkeep/memkeep/layers/l4"
+	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/render"
 )
 
@@ -180,19 +181,46 @@ func TestDriverCommandQuoting(t *testing.T) {
 	}
 }
 
+// newMergeRepo is a repository with memkeep's merge driver installed,
+// run by git as this test binary (GITSTORE_TEST_CHILD, inherited by git,
+// then by the driver).
+func newMergeRepo(t *testing.T) memdir.Layout {
+	t.Helper()
+	l := newRepo(t)
+	exe, _ := os.Executable()
+	if err := InstallMergeDriver(l, exe); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITSTORE_TEST_CHILD", "merge-driver")
+	return l
+}
+
+// consolidateEdits consolidates and checks that n edits of memory.md were
+// carried in; it gives the rules after.
+func consolidateEdits(t *testing.T, l memdir.Layout, n int) *l4.Facts {
+	t.Helper()
+	sum, err := consolidate.Consolidate(l, consolidate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.DigestEdits.Applied) != n {
+		t.Errorf("edits applied: %+v, want %d", sum.DigestEdits, n)
+	}
+	facts, err := l4.Load(l.FactsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return facts
+}
+
 // TestMergeKeepsAReviewersDigestEdit: a reviewer's edit of memory.md on
 // one branch survives a merge with a branch where memkeep rendered
 // memory.md again: the edited memory.md is the result, and the edited
 // side's own rendering is what the next consolidation reads the edit
 // against.
 func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
-	l := newRepo(t)
+	l := newMergeRepo(t)
 	dir := l.Root
-	exe, _ := os.Executable()
-	if err := InstallMergeDriver(l, exe); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GITSTORE_TEST_CHILD", "merge-driver")
 	sessions := map[string][]byte{"2026-01-01_1200_aaaaaaaa": []byte(l2("x-00000001"))}
 	rendered := func() string {
 		b, err := testRender([]byte(factsV1), []byte(conceptsV1), sessions)
@@ -240,13 +268,8 @@ func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
 // made in the rendering of the merged memory (so the added rule is there
 // too), and the next consolidation carries both into facts.json.
 func TestMergeKeepsBothSidesDigestEdits(t *testing.T) {
-	l := newRepo(t)
+	l := newMergeRepo(t)
 	dir := l.Root
-	exe, _ := os.Executable()
-	if err := InstallMergeDriver(l, exe); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GITSTORE_TEST_CHILD", "merge-driver")
 	t.Setenv("GITSTORE_TEST_RENDER", "markdown")
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	addRule := func(text string) string {
@@ -309,17 +332,7 @@ func TestMergeKeepsBothSidesDigestEdits(t *testing.T) {
 	if err := Sync(l); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := consolidate.Consolidate(l, consolidate.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sum.DigestEdits.Applied) != 2 {
-		t.Errorf("edits applied: %+v", sum.DigestEdits)
-	}
-	facts, err := l4.Load(l.FactsFile())
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := consolidateEdits(t, l, 2)
 	texts := map[string]string{}
 	for _, r := range facts.Rules {
 		texts[r.ID] = r.Text

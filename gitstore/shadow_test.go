@@ -10,7 +10,6 @@ import (
 
 	"github.com/memkeep/memkeep/gitstore/merge"
 	"github.com/memkeep/memkeep/layers/consolidate"
-	"github.com/memkeep/memkeep/layers/l4"
 )
 
 // memStatus is `git status --porcelain` for the memory folder only.
@@ -430,17 +429,7 @@ func TestPulledDigestEditMeetsPendingEdit(t *testing.T) {
 		t.Fatalf("memory.md after Sync lacks an edit:\n%s", md)
 	}
 
-	sum, err := consolidate.Consolidate(l, consolidate.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sum.DigestEdits.Applied) != 2 {
-		t.Errorf("edits applied: %+v", sum.DigestEdits)
-	}
-	facts, err := l4.Load(l.FactsFile())
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := consolidateEdits(t, l, 2)
 	if len(facts.Rules) != 1 || facts.Rules[0].ID != ids[0] || facts.Rules[0].Text != "Run gofmt and go vet before committing." {
 		t.Errorf("rules after the consolidation: %+v", facts.Rules)
 	}
