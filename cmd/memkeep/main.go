@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"runtime/debug"
+	"slices"
 
 	"github.com/memkeep/memkeep/hooks"
 )
@@ -17,8 +18,8 @@ func main() {
 		shortLived()
 		os.Exit(hooks.Run(os.Args[2], os.Stdin, os.Stdout, hookDeps()))
 	}
-	if len(os.Args) > 1 && os.Args[1] == "recall" {
-		shortLived()
+	if len(os.Args) > 1 && os.Args[1] == "recall" && !slices.Contains(os.Args, "--rebuild") {
+		shortLived() // a query; a rebuild holds the whole index in memory
 	}
 	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
