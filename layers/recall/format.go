@@ -74,35 +74,56 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	}
 	head := "memkeep: from the project's memory (earlier sessions), lines that bear on this prompt:\n"
 	more := fmt.Sprintf("More: memkeep recall %q", cut(strings.Join(strings.Fields(query), " "), 80))
-	var b strings.Builder
-	b.WriteString(head)
-	for i, h := range hits {
-		item := "- " + h.Snippet + "\n"
-		// The best answer is shown with the lines around it; the others
-		// with fewer, so that three fit the budget.
-		ex := h.Excerpt
-		if i > 0 {
-			ex = h.bestExcerpt(2)
+	item := func(h Hit, lines int) string {
+		var b strings.Builder
+		b.WriteString("- " + h.Snippet + "\n")
+		for _, e := range h.bestExcerpt(lines) {
+			b.WriteString("  · " + e + "\n")
 		}
-		for _, e := range ex {
-			item += "  · " + e + "\n"
-		}
-		item += "  (" + h.where()
+		b.WriteString("  (" + h.where())
 		if ctx := h.context(); ctx != "" {
-			item += "; " + ctx
+			b.WriteString("; " + ctx)
 		}
-		item += ")\n"
-		if b.Len()+len(item)+len(more) > budget {
+		b.WriteString(")\n")
+		return b.String()
+	}
+	// Every answer is shown with its two best lines; what the budget has
+	// left then goes to more lines of the best answers, in rank order.
+	lines := make([]int, 0, len(hits))
+	used := len(head) + len(more)
+	for _, h := range hits {
+		n := len(item(h, promptLines))
+		if used+n > budget {
 			break
 		}
-		b.WriteString(item)
+		used += n
+		lines = append(lines, promptLines)
 	}
-	if b.Len() == len(head) {
+	for i := range lines {
+		for lines[i] < excerptMax && lines[i] < len(hits[i].Excerpt) {
+			grow := len(item(hits[i], lines[i]+1)) - len(item(hits[i], lines[i]))
+			if used+grow > budget {
+				break
+			}
+			used += grow
+			lines[i]++
+		}
+	}
+	if len(lines) == 0 {
 		return ""
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for i, n := range lines {
+		b.WriteString(item(hits[i], n))
 	}
 	b.WriteString(more)
 	return b.String()
 }
+
+// promptLines is how many lines around it every answer the prompt hook
+// shows gets, before the budget's rest goes to the best answers.
+const promptLines = 2
 
 // bestExcerpt gives the n best-scored excerpt lines, in file order.
 func (h Hit) bestExcerpt(n int) []string {

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"cmp"
+	"fmt"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -436,5 +437,39 @@ func TestUpdateAfterATurn(t *testing.T) {
 	}
 	if hits := m.search("exporter batches spans", Options{Threshold: 0.5}); len(hits) == 0 || hits[0].Session != three {
 		t.Errorf("the new session is not found: %+v", hits)
+	}
+}
+
+// TestForPromptFitsTheBudget: the prompt hook's text never exceeds its
+// budget; every answer that fits is shown with its two best lines, and
+// what is left goes to more lines of the best answer first.
+func TestForPromptFitsTheBudget(t *testing.T) {
+	hit := func(n int, tag string) Hit {
+		h := Hit{Layer: "L1", Kind: "text", ID: tag, Snippet: "answer " + tag, File: "sessions/s.l1.jsonl", Lines: [2]int{1, 9}}
+		for i := range n {
+			h.Excerpt = append(h.Excerpt, fmt.Sprintf("%s line %d %s", tag, i, strings.Repeat("x", 60)))
+			h.excerptRank = append(h.excerptRank, i)
+		}
+		return h
+	}
+	hits := []Hit{hit(8, "first"), hit(8, "second"), hit(8, "third")}
+	for _, budget := range []int{300, 700, 1200, 2000, 5000} {
+		out := ForPrompt(hits, "a question", budget)
+		if len(out) > budget {
+			t.Errorf("budget %d: %d characters", budget, len(out))
+		}
+		if budget >= 1200 {
+			for _, tag := range []string{"first", "second", "third"} {
+				if strings.Count(out, tag+" line") < promptLines {
+					t.Errorf("budget %d: %s has fewer than %d lines:\n%s", budget, tag, promptLines, out)
+				}
+			}
+			if strings.Count(out, "first line") < strings.Count(out, "third line") {
+				t.Errorf("budget %d: the best answer has fewer lines than the third:\n%s", budget, out)
+			}
+		}
+	}
+	if out := ForPrompt(hits, "q", 5000); strings.Count(out, "first line") != 8 {
+		t.Errorf("with room to spare the best answer shows all its lines:\n%s", out)
 	}
 }
