@@ -11,7 +11,7 @@ func Answer(hits []Hit) string {
 	var b strings.Builder
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, h.Snippet)
-		for _, e := range h.Excerpt[:min(len(h.Excerpt), 3)] {
+		for _, e := range h.bestExcerpt(3) {
 			fmt.Fprintf(&b, "   · %s\n", e)
 		}
 		if where := h.where(); where != "" {
