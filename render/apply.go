@@ -52,12 +52,14 @@ func ApplyEdits(doc []byte, edits []Edit) (out []byte, unplaced []Edit) {
 	}
 	gone := make([]bool, len(lines))
 	var adds []string
+	var addEdits []Edit
 	for _, e := range edits {
 		placed := false
 		switch e.Kind {
 		case EditAdd:
 			if t := strings.TrimSpace(e.Text); t != "" && !strings.Contains(t, "\n") {
 				adds = append(adds, "- "+t+"\n")
+				addEdits = append(addEdits, e)
 				placed = true
 			}
 		case EditReword, EditDelete:
@@ -93,11 +95,7 @@ func ApplyEdits(doc []byte, edits []Edit) (out []byte, unplaced []Edit) {
 	if len(adds) > 0 {
 		var ok bool
 		if at, ok = rulesStart(doc); !ok {
-			for _, e := range edits {
-				if e.Kind == EditAdd && strings.TrimSpace(e.Text) != "" {
-					unplaced = append(unplaced, e)
-				}
-			}
+			unplaced = append(unplaced, addEdits...)
 			adds = nil
 		}
 	}

@@ -180,12 +180,19 @@ const (
 // concept by files and keywords, or a new name from the exchange's own
 // words when none is similar enough.
 func (f *File) Propose(e *l2.Exchange) Proposal {
+	p := newProbe(e)
 	best := Proposal{}
 	for _, c := range f.Concepts {
-		if s := Similarity(e, &c); s > best.Score {
+		if s := p.against(&c); s > best.Score {
 			best = Proposal{ConceptID: c.ID, Name: c.Name, Score: s}
 		}
 	}
+	return f.settle(best, e)
+}
+
+// settle gives the best concept found when it is similar enough, its
+// score rounded, and otherwise a new concept named by e's own words.
+func (f *File) settle(best Proposal, e *l2.Exchange) Proposal {
 	if best.Score >= ProposeThreshold {
 		best.Score = float64(int(best.Score*100+0.5)) / 100
 		return best
@@ -222,13 +229,14 @@ func (m *Members) one(x *l2.Exchange) *Concept {
 // member, and every feature that touched a config file joined the first
 // concept that had.
 func (f *File) ProposeAmong(e *l2.Exchange, m *Members) Proposal {
+	p := newProbe(e)
 	best := Proposal{}
 	for _, c := range f.Concepts {
 		// The union of the members' files and words is at least as like
 		// e as most members are: a concept far from e by it is passed
 		// over without comparing its members, which keeps a memory of
 		// hundreds of concepts cheap.
-		s := Similarity(e, &c)
+		s := p.against(&c)
 		if s < ProposeThreshold || s <= best.Score {
 			continue
 		}
@@ -238,7 +246,7 @@ func (f *File) ProposeAmong(e *l2.Exchange, m *Members) Proposal {
 		// is compared with what it is now about, at a bounded cost.
 		for _, id := range c.Exchanges[max(0, len(c.Exchanges)-maxLinkMembers):] {
 			if x := m.byID[id]; x != nil && x.ID != e.ID {
-				sum += Similarity(e, m.one(x))
+				sum += p.against(m.one(x))
 				n++
 			}
 		}
@@ -249,11 +257,7 @@ func (f *File) ProposeAmong(e *l2.Exchange, m *Members) Proposal {
 			best = Proposal{ConceptID: c.ID, Name: c.Name, Score: s}
 		}
 	}
-	if best.Score >= ProposeThreshold {
-		best.Score = float64(int(best.Score*100+0.5)) / 100
-		return best
-	}
-	return Proposal{Name: SuggestName(e, f.Common)}
+	return f.settle(best, e)
 }
 
 // maxLinkMembers bounds the members an exchange is compared with.
@@ -272,16 +276,29 @@ func exchangeTerms(e *l2.Exchange) terms.Set {
 // Similarity scores an exchange against a concept: half the share of its
 // files the concept already holds (or whose folder it holds), half the
 // overlap of their words.
-func Similarity(e *l2.Exchange, c *Concept) float64 {
-	files := append(slices.Clone(e.Files), e.Read...)
+func Similarity(e *l2.Exchange, c *Concept) float64 { return newProbe(e).against(c) }
+
+// probe is an exchange made ready to compare with many concepts: its
+// files and its words, worked out once.
+type probe struct {
+	files []string
+	terms terms.Set
+}
+
+func newProbe(e *l2.Exchange) probe {
+	return probe{files: append(slices.Clone(e.Files), e.Read...), terms: exchangeTerms(e)}
+}
+
+// against is Similarity of the probe's exchange and c.
+func (p probe) against(c *Concept) float64 {
 	fileScore := 0.0
-	if len(files) > 0 && len(c.Files) > 0 {
+	if len(p.files) > 0 && len(c.Files) > 0 {
 		dirs := map[string]bool{}
 		for _, f := range c.Files {
 			dirs[dir(f)] = true
 		}
 		var sum float64
-		for _, f := range files {
+		for _, f := range p.files {
 			switch {
 			case slices.Contains(c.Files, f):
 				sum++
@@ -289,12 +306,10 @@ func Similarity(e *l2.Exchange, c *Concept) float64 {
 				sum += 0.5
 			}
 		}
-		fileScore = sum / float64(len(files))
+		fileScore = sum / float64(len(p.files))
 	}
-	et := exchangeTerms(e)
-	ct := terms.NewSet(c.Keywords, terms.Words(c.Name))
-	wordScore, _ := terms.Overlap(et, ct)
-	if len(files) == 0 || len(c.Files) == 0 {
+	wordScore, _ := terms.Overlap(p.terms, terms.NewSet(c.Keywords, terms.Words(c.Name)))
+	if len(p.files) == 0 || len(c.Files) == 0 {
 		return wordScore * 0.8
 	}
 	return 0.5*fileScore + 0.5*wordScore

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -78,7 +79,7 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 		var b strings.Builder
 		b.WriteString("- " + h.Snippet + "\n")
 		for _, e := range h.bestExcerpt(lines) {
-			b.WriteString("  · " + e + "\n")
+			b.WriteString(promptLine(e))
 		}
 		b.WriteString("  (" + h.where())
 		if ctx := h.context(); ctx != "" {
@@ -101,7 +102,7 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	}
 	for i := range lines {
 		for lines[i] < excerptMax && lines[i] < len(hits[i].Excerpt) {
-			grow := len(item(hits[i], lines[i]+1)) - len(item(hits[i], lines[i]))
+			grow := len(promptLine(hits[i].rankedLine(lines[i])))
 			if used+grow > budget {
 				break
 			}
@@ -121,9 +122,21 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	return b.String()
 }
 
+// promptLine is how the prompt hook shows a line around an answer.
+func promptLine(e string) string { return "  · " + e + "\n" }
+
 // promptLines is how many lines around it every answer the prompt hook
 // shows gets, before the budget's rest goes to the best answers.
 const promptLines = 2
+
+// rankedLine is the excerpt line of rank n (0 the best): the one that
+// bestExcerpt(n+1) adds to bestExcerpt(n).
+func (h Hit) rankedLine(n int) string {
+	if len(h.excerptRank) != len(h.Excerpt) {
+		return h.Excerpt[n]
+	}
+	return h.Excerpt[slices.Index(h.excerptRank, n)]
+}
 
 // bestExcerpt gives the n best-scored excerpt lines, in file order.
 func (h Hit) bestExcerpt(n int) []string {

@@ -2,8 +2,8 @@ package recall
 
 import (
 	"cmp"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"

@@ -2,6 +2,7 @@ package recall
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 )
 
@@ -55,7 +56,7 @@ func synonyms(t string) []string {
 			continue
 		}
 		for w := range strings.SplitSeq(line, ", ") {
-			if w != t && !contains(out, w) {
+			if w != t && !slices.Contains(out, w) {
 				out = append(out, w)
 			}
 		}
@@ -77,7 +78,7 @@ func stemGroups(text string) string {
 		var stems []string
 		for _, w := range strings.Split(trimmed, ", ") {
 			s := tok.stem(strings.ToLower(w))
-			if !contains(stems, s) {
+			if !slices.Contains(stems, s) {
 				stems = append(stems, s)
 			}
 		}
@@ -86,13 +87,4 @@ func stemGroups(text string) string {
 		}
 	}
 	return b.String()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

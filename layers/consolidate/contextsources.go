@@ -2,7 +2,6 @@ package consolidate
 
 import (
 	"os"
-	"slices"
 
 	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/layers/l2"
@@ -61,10 +60,8 @@ func (s ContextSources) Unchanged(l memdir.Layout) bool {
 	if err != nil || len(ss) < len(s.Sessions) || s.All && len(ss) != len(s.Sessions) {
 		return false
 	}
-	newest := slices.Clone(ss[len(ss)-len(s.Sessions):])
-	slices.Reverse(newest)
 	for i, seen := range s.Sessions {
-		if newest[i].Base != seen.Base || stampOf(l.L2File(seen.Base)) != seen.Stamp {
+		if ss[len(ss)-1-i].Base != seen.Base || stampOf(l.L2File(seen.Base)) != seen.Stamp {
 			return false
 		}
 	}
