@@ -97,6 +97,10 @@ func runRecall(_ context.Context, o recallOptions, s *streams) error {
 		return writeJSON(s.out, hits)
 	}
 	if len(hits) == 0 {
+		if names := ix.Unknown(o.Query); len(names) > 0 {
+			fmt.Fprintf(s.out, "nothing relevant in memory: it never mentions %s\n", strings.Join(names, ", "))
+			return nil
+		}
 		fmt.Fprintln(s.out, "nothing relevant in memory")
 		return nil
 	}

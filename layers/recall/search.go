@@ -940,7 +940,8 @@ func (ix *Index) feedback(units []unit, seen map[string]bool, n float64, tok *to
 
 // Unknown lists the names in query (a capitalised word inside a
 // sentence, an identifier, a path) that nothing in memory mentions, not
-// even in part: "Redis" in "where did we configure the Redis cache". A
+// even in part: "Redis" in "where did we configure the Redis cache"; and
+// the things it names in lower case that memory never saw (things.go). A
 // question about a thing memory never saw has no answer in it, however
 // well its other words match; Search then answers nothing.
 func (ix *Index) Unknown(query string) []string {
@@ -972,6 +973,11 @@ func (ix *Index) Unknown(query string) []string {
 			}
 		}
 		start = strings.ContainsAny(w[len(w)-1:], ".?!:")
+	}
+	for _, th := range ix.unknownThings(query) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {
+			out = append(out, th)
+		}
 	}
 	return out
 }

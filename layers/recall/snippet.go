@@ -3,6 +3,7 @@ package recall
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,7 +143,7 @@ func (ix *Index) hit(u unit, qs []qterm) Hit {
 		slices.SortFunc(others, func(a, b line) int { return int(a.at.doc) - int(b.at.doc) })
 		for _, o := range others {
 			rf, _ := ix.l1Record(o.at, ix.segs[o.at.seg].doc(int(o.at.doc)))
-			h.Excerpt = append(h.Excerpt, cut(recordSnippet(rf, terms), excerptLine))
+			h.Excerpt = append(h.Excerpt, focus(recordSnippet(rf, terms), excerptLine, terms))
 			h.excerptRank = append(h.excerptRank, rank[o.at])
 		}
 		if u.exchange != nil {
@@ -193,51 +194,77 @@ func recordSnippet(f l1Fields, terms map[string]float64) string {
 	}
 	parts = append(parts, head)
 	if f.cmd != "" {
-		parts = append(parts, "$ "+cut(f.cmd, 200))
+		parts = append(parts, "$ "+focus(f.cmd, 200, terms))
 	}
 	if f.pat != "" {
 		parts = append(parts, "pattern "+cut(f.pat, 100))
 	}
 	if f.diff != "" {
-		parts = append(parts, cut(f.diff, 200))
+		parts = append(parts, focus(f.diff, 200, terms))
 	}
 	if f.arg != "" {
-		parts = append(parts, cut(f.arg, 160))
+		parts = append(parts, focus(f.arg, 160, terms))
 	}
 	if f.res != "" {
 		parts = append(parts, "→ "+bestSentences(f.res, terms))
 	}
-	return cut(strings.Join(parts, " "), snippetMax)
+	return focus(strings.Join(parts, " "), snippetMax, terms)
 }
 
 // bestSentences picks the sentence (or line) of text holding the most
 // of the query (terms weighs each term), with the next one when it is
-// short.
+// short; and, when another sentence holds query terms the first lacks
+// (the "Rabbit holes" of an epic whose title matched), that one too, in
+// text order: a long message answers in its own words where it does.
 func bestSentences(text string, terms map[string]float64) string {
 	sents := splitSentences(text)
 	if len(sents) == 0 {
 		return ""
 	}
 	tok := newTokenizer()
+	found := make([]map[string]bool, len(sents))
+	weigh := func(i int, skip map[string]bool) float64 {
+		n := 0.0
+		for t := range found[i] {
+			if !skip[t] {
+				n += terms[t]
+			}
+		}
+		return n
+	}
 	best, bestN := 0, -1.0
 	for i, s := range sents {
-		n := 0.0
-		seen := map[string]bool{}
+		found[i] = map[string]bool{}
 		tok.each(s, func(t string) {
-			if w, ok := terms[t]; ok && !seen[t] {
-				seen[t] = true
-				n += w
+			if _, ok := terms[t]; ok {
+				found[i][t] = true
 			}
 		})
-		if n > bestN {
+		if n := weigh(i, nil); n > bestN {
 			best, bestN = i, n
 		}
 	}
 	out := sents[best]
 	if len(out) < snippetMax/2 && best+1 < len(sents) {
 		out += " " + sents[best+1]
+		maps.Copy(found[best], found[best+1])
 	}
-	return cut(out, snippetMax)
+	other, otherN := -1, 0.0
+	for i := range sents {
+		if i != best && i != best+1 {
+			if n := weigh(i, found[best]); n > otherN {
+				other, otherN = i, n
+			}
+		}
+	}
+	if other < 0 {
+		return focus(out, snippetMax, terms)
+	}
+	first, second := focus(out, snippetMax/2, terms), focus(sents[other], snippetMax/2, terms)
+	if other < best {
+		first, second = second, first
+	}
+	return first + " … " + second
 }
 
 func splitSentences(text string) []string {
@@ -245,7 +272,7 @@ func splitSentences(text string) []string {
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		for line != "" {
-			i := strings.Index(line, ". ")
+			i := sentenceEnd(line)
 			if i < 0 {
 				out = append(out, line)
 				break
@@ -255,6 +282,92 @@ func splitSentences(text string) []string {
 		}
 	}
 	return out
+}
+
+// sentenceEnd gives the index of the full stop that ends line's first
+// sentence, or -1: a full stop and a space, not an ellipsis ("ALTER
+// TABLE ... ALTER COLUMN" is one sentence).
+func sentenceEnd(line string) int {
+	for off := 0; ; {
+		i := strings.Index(line[off:], ". ")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if i == 0 || line[i-1] != '.' {
+			return i
+		}
+		off = i + 2
+	}
+}
+
+// focus shortens s to about n bytes, keeping what holds the query (terms
+// weighs each term): when a stretch past the start holds more of it than
+// the start does (a commit message's body, the tail of a long command),
+// the start is kept short and that stretch follows it.
+func focus(s string, n int, terms map[string]float64) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	type found struct {
+		at int
+		t  string
+	}
+	tok := newTokenizer()
+	var fs []found
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], ' ')
+		if j < 0 {
+			j = len(s)
+		} else {
+			j += i
+		}
+		tok.each(s[i:j], func(t string) {
+			if _, ok := terms[t]; ok {
+				fs = append(fs, found{i, t})
+			}
+		})
+		i = j + 1
+	}
+	// weight sums the distinct terms found in [from, to).
+	weight := func(from, to int) float64 {
+		seen := map[string]bool{}
+		w := 0.0
+		for _, f := range fs {
+			if f.at >= from && f.at < to && !seen[f.t] {
+				seen[f.t] = true
+				w += terms[f.t]
+			}
+		}
+		return w
+	}
+	span := n * 2 / 3
+	head := weight(0, n)
+	best, bestW := -1, head
+	for _, f := range fs {
+		if f.at < n/3 {
+			continue
+		}
+		if w := weight(f.at, f.at+span); w > bestW {
+			best, bestW = f.at, w
+		}
+	}
+	if best < 0 {
+		return cut(s, n)
+	}
+	// The stretch is centred on the words it holds, from a word's start.
+	last := best
+	for _, f := range fs {
+		if f.at < best+span {
+			last = max(last, f.at)
+		}
+	}
+	from := max(n-span, min(best, (best+last)/2-span/2))
+	if k := strings.LastIndexByte(s[:from], ' '); k >= 0 {
+		from = k + 1
+	}
+	return cut(s, n-span) + " " + cut(s[from:], span)
 }
 
 // cut shortens s to at most n bytes, on a rune boundary, marking the cut.

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "write thesaurus.stems from thesaurus.txt")
+var update = flag.Bool("update", false, "write thesaurus.stems and things.stems from their .txt")
 
 // TestThesaurusStems keeps thesaurus.stems what thesaurus.txt stems to;
 // -update writes it.

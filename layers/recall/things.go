@@ -1,0 +1,200 @@
+package recall
+
+import (
+	_ "embed"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Things. A question that names something memory never saw has no answer
+// in it, however well its other words match: "how did we set up the
+// redis cache for session lookups" matches every session lookup. A
+// capitalised name says it names a thing (Unknown); among lower-case
+// words, the names of what developers build and use do (things.txt:
+// redis, tooltip, dark mode). A word of plain prose memory never saw
+// says nothing, since questions are asked in other words than the
+// session's.
+
+//go:embed things.txt
+var thingsText string
+
+// thingsStems is things.txt stemmed as the index stems (one term a line,
+// its stems joined by spaces), generated so that a query does not stem
+// two thousand words: go test ./layers/recall -run TestThingsStems -update
+//
+//go:embed things.stems
+var thingsStems string
+
+// things is the set of thingsStems's lines.
+var things = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 4096)
+	for l := range strings.SplitSeq(thingsStems, "\n") {
+		if l != "" {
+			m[l] = true
+		}
+	}
+	return m
+})
+
+// maxThingWords is the most words of a thing's name.
+const maxThingWords = 3
+
+// stemThings gives thingsStems for a things.txt: each term's stems, as
+// the tokenizer gives them (stop words dropped, hyphens split), sorted.
+func stemThings(text string) string {
+	tok := newTokenizer()
+	var out []string
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		var stems []string
+		tok.each(line, func(t string) {
+			if !tok.whole {
+				stems = append(stems, t)
+			}
+		})
+		// A name of several words that stems to one ("sign up": "up" is
+		// a stop word) would stand for a word of every conversation.
+		if n := len(stems); n > 0 && n <= maxThingWords && (n > 1 || !strings.Contains(line, " ")) {
+			out = append(out, strings.Join(stems, " "))
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(slices.Compact(out), "\n") + "\n"
+}
+
+// queryWord is a word of a question: as written, and its stem; a name
+// (handled by Unknown as a whole) or punctuation breaks a run of words.
+type queryWord struct {
+	text, stem string
+}
+
+// unknownThings lists the things the query names that memory never saw:
+// a listed word that no document holds, nor any word of its thesaurus
+// group; a listed name of two or three words whose words no document
+// holds side by side.
+func (ix *Index) unknownThings(query string) []string {
+	tok := newTokenizer()
+	var runs [][]queryWord
+	var run []queryWord
+	start := true
+	for w := range strings.FieldsSeq(query) {
+		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
+		if i := strings.IndexAny(word, "'’"); i >= 0 {
+			word = word[:i]
+		}
+		brk := word == "" || named(strings.ReplaceAll(word, "-", ""), start)
+		if !brk {
+			for part := range strings.SplitSeq(strings.ToLower(word), "-") {
+				if part == "" || isStop(part) || len(part) < 2 {
+					continue
+				}
+				run = append(run, queryWord{part, tok.stem(part)})
+			}
+		}
+		start = strings.ContainsAny(w[len(w)-1:], ".?!:")
+		if brk || strings.ContainsAny(w[len(w)-1:], ".,;:?!()\"") {
+			runs, run = append(runs, run), nil
+		}
+	}
+	runs = append(runs, run)
+	var out []string
+	for _, run := range runs {
+		for i := 0; i < len(run); {
+			n := min(maxThingWords, len(run)-i)
+			for ; n > 0; n-- {
+				if things()[stemsOf(run[i:i+n])] {
+					break
+				}
+			}
+			if n == 0 {
+				i++
+				continue
+			}
+			if !ix.seen(run[i : i+n]) {
+				var ws []string
+				for _, w := range run[i : i+n] {
+					ws = append(ws, w.text)
+				}
+				if name := strings.Join(ws, " "); !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			}
+			i += n
+		}
+	}
+	return out
+}
+
+func stemsOf(ws []queryWord) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.stem)
+	}
+	return b.String()
+}
+
+// phraseScan is the most documents read to find a name of several words
+// side by side: past it, the name is taken as seen (a question is
+// answered rather than refused on a guess).
+const phraseScan = 64
+
+// seen reports whether memory holds a thing's name: a word, or a word of
+// its thesaurus group; the words of a longer name side by side in one
+// document.
+func (ix *Index) seen(name []queryWord) bool {
+	if len(name) == 1 {
+		if ix.df(name[0].stem) > 0 {
+			return true
+		}
+		return slices.ContainsFunc(synonyms(name[0].stem), func(s string) bool { return ix.df(s) > 0 })
+	}
+	rarest := name[0].stem
+	for _, w := range name {
+		df := ix.df(w.stem)
+		if df == 0 {
+			return false
+		}
+		if df < ix.df(rarest) {
+			rarest = w.stem
+		}
+	}
+	if ix.df(rarest) > phraseScan {
+		return true
+	}
+	want := make([]string, len(name))
+	for i, w := range name {
+		want[i] = w.stem
+	}
+	tok := newTokenizer()
+	for si, s := range ix.segs {
+		first, cnt, ok := s.term(rarest)
+		if !ok {
+			continue
+		}
+		for p := first; p < first+cnt; p++ {
+			d, _ := s.posting(p)
+			if int(d) >= s.nDocs || ix.hidden[si] != nil && ix.hidden[si][d] {
+				continue
+			}
+			var got []string
+			tok.each(ix.docText(docRef{si, d}, s.doc(int(d))), func(t string) {
+				if !tok.whole {
+					got = append(got, t)
+				}
+			})
+			for i := 0; i+len(want) <= len(got); i++ {
+				if slices.Equal(got[i:i+len(want)], want) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

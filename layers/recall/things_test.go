@@ -1,0 +1,83 @@
+package recall
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestThingsStems keeps things.stems what things.txt stems to; -update
+// writes it.
+func TestThingsStems(t *testing.T) {
+	want := stemThings(thingsText)
+	if *update {
+		if err := os.WriteFile("things.stems", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if thingsStems != want {
+		t.Fatal("things.stems is not things.txt stemmed: run go test ./layers/recall -run TestThingsStems -update")
+	}
+}
+
+// TestThingsFormat holds things.txt to its rules: lower-case terms of at
+// most three words, none twice, and none of the words every programming
+// conversation uses (a question naming them names nothing in particular).
+func TestThingsFormat(t *testing.T) {
+	seen := map[string]bool{}
+	generic := []string{"file", "test", "function", "code", "error", "change", "fix", "run", "bug", "server", "script", "request", "message", "page", "user", "session", "log"}
+	for i, line := range strings.Split(thingsText, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if line != strings.ToLower(strings.TrimSpace(line)) || strings.Contains(line, "  ") {
+			t.Errorf("line %d: %q is not one lower-case term", i+1, line)
+		}
+		if n := len(strings.Fields(line)); n > maxThingWords {
+			t.Errorf("line %d: %q has %d words, at most %d", i+1, line, n, maxThingWords)
+		}
+		if seen[line] {
+			t.Errorf("line %d: %q twice", i+1, line)
+		}
+		seen[line] = true
+		if slices.Contains(generic, line) {
+			t.Errorf("line %d: %q is a word of every conversation, not a thing", i+1, line)
+		}
+	}
+}
+
+// TestUnknownThings: a question naming a thing memory never saw is told
+// apart from one naming what memory holds, in its words or a synonym's,
+// and from one whose unknown words are plain prose.
+func TestUnknownThings(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
+		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."))...)
+	ix, err := Open(m.l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
+		{"How did we implement the dark mode toggle for the transcript view?", []string{"dark mode"}},
+		{"How did we add rate limiting to the hook ingestion endpoint?", []string{"rate limiting"}},
+		{"Where do we cache session lookups?", nil},
+		// Plain prose memory never saw is how questions in other words
+		// are asked.
+		{"Which little program validates the token, whatever it's called?", nil},
+		// A capitalised name is Unknown's: named as a whole.
+		{"Where is the Redis cache configured?", []string{"Redis"}},
+	}
+	for _, c := range cases {
+		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
+			t.Errorf("Unknown(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}
