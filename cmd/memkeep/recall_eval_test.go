@@ -35,8 +35,10 @@ type evalHit struct {
 
 // TestRecallQuestions imports the real sessions in ../shared/transcripts
 // as they are (recorded in February: months before any test runs),
-// consolidates them, and asks the question set fixtures/recall/
-// questions.json. It prints, in one run: hit@1 and hit@5 (the evidence in
+// consolidates them, and asks the question sets fixtures/recall/
+// questions.json (the set recall was tuned on) and fresh.json (written
+// later by someone who saw neither that set nor the code). It prints, for
+// each, in one run: hit@1 and hit@5 (the evidence in
 // a hit's snippet or in the at most 200 L1 lines its provenance points
 // at), the same on the questions phrased in other words, the share of
 // questions for which the UserPromptSubmit hook shows the evidence, how
@@ -54,19 +56,38 @@ func TestRecallQuestions(t *testing.T) {
 			spotter = append(spotter, abs)
 		}
 	}
-	var qs []question
-	data, err := os.ReadFile("../../fixtures/recall/questions.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &qs); err != nil {
-		t.Fatalf("questions.json: %v", err)
-	}
 	p := newFaultProject(t, t.TempDir())
 	p.run("", nil, append([]string{"import"}, spotter...)...)
 	p.run("", nil, "consolidate", "--deep")
 	l1 := readL1Files(t, filepath.Join(p.dir, ".claude", "memory", "sessions"))
 
+	s := askSet(t, p, l1, "questions.json")
+	// The floor this set is held to, so that a change that loses answers
+	// fails: the targets recall is built for (hit@5 ≥ 0.8, ≥ 0.6 in other
+	// words, hit@1 above grep's, the prompt hook showing the answer for
+	// half), less a margin for the prompt hook; of the 26 never-happened
+	// questions two are still answered (q114 names React in lower case,
+	// q120 an undo: plain words, not things.txt's names).
+	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 2 || s.neverInjected > 2 {
+		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, at most two never-happened questions answered")
+	}
+	// fresh.json was written after the ranking was tuned, by a helper who
+	// saw neither questions.json nor the code: its figures say how the
+	// tuning carries to questions no one tuned for.
+	askSet(t, p, l1, "fresh.json")
+}
+
+// askSet asks the questions of fixtures/recall/name and logs its figures
+// and misses.
+func askSet(t *testing.T, p *faultProject, l1 map[string][]string, name string) evalScore {
+	var qs []question
+	data, err := os.ReadFile("../../fixtures/recall/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &qs); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
 	var s evalScore
 	var misses []string
 	for _, q := range qs {
@@ -84,6 +105,13 @@ func TestRecallQuestions(t *testing.T) {
 			if hook != "" {
 				s.neverInjected++
 			}
+			continue
+		}
+		if !inL1(q.Evidence, l1) {
+			// The evidence lies only where L1 keeps no text (a long tool
+			// result, the assistant's thinking): no search of memory, nor
+			// the grep, can show it.
+			s.unanswerable = append(s.unanswerable, q.ID)
 			continue
 		}
 		s.asked++
@@ -115,7 +143,7 @@ func TestRecallQuestions(t *testing.T) {
 			misses = append(misses, fmt.Sprintf("%s (%s, other words %v) at %d: %q; first answer: %.120s", q.ID, q.Kind, q.OtherWords, at, q.Q, top))
 		}
 	}
-	t.Logf("%d questions (%d phrased in other words), %d never happened", s.asked, s.other, s.never)
+	t.Logf("%s: %d questions (%d phrased in other words), %d never happened; %d with no evidence in L1, left out: %v", name, s.asked, s.other, s.never, len(s.unanswerable), s.unanswerable)
 	t.Logf("recall  hit@1 %.2f  hit@5 %.2f  other words: hit@1 %.2f hit@5 %.2f", s.rate(s.hit1), s.rate(s.hit5), s.rateOther(s.otherHit1), s.rateOther(s.otherHit5))
 	t.Logf("prompt hook shows the evidence for %.2f", s.rate(s.hook))
 	t.Logf("grep    hit@1 %.2f  hit@5 %.2f (200-line windows ranked by the question's words)", s.rate(s.grep1), s.rate(s.grep5))
@@ -123,15 +151,7 @@ func TestRecallQuestions(t *testing.T) {
 	for _, m := range misses {
 		t.Log("miss: " + m)
 	}
-	// The floor this set is held to, so that a change that loses answers
-	// fails: the targets recall is built for (hit@5 ≥ 0.8, ≥ 0.6 in other
-	// words, hit@1 above grep's, the prompt hook showing the answer for
-	// half), less a margin for the prompt hook; of the 26 never-happened
-	// questions two are still answered (q114 names React in lower case,
-	// q120 an undo: plain words, not things.txt's names).
-	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 2 || s.neverInjected > 2 {
-		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, at most two never-happened questions answered")
-	}
+	return s
 }
 
 type evalScore struct {
@@ -141,6 +161,7 @@ type evalScore struct {
 	grep1, grep5         int
 	never, neverAnswered int
 	neverInjected        int
+	unanswerable         []string
 }
 
 func (s *evalScore) add(other bool, at int, hook, grep1, grep5 bool) {
@@ -243,6 +264,16 @@ func hitShows(h evalHit, evidence []string, l1 map[string][]string) bool {
 	}
 	from, to := h.Lines[0], min(h.Lines[1], h.Lines[0]+199, len(lines))
 	return containsAny(strings.Join(lines[from-1:to], "\n"), evidence)
+}
+
+// inL1 reports whether some L1 file holds the evidence.
+func inL1(evidence []string, l1 map[string][]string) bool {
+	for _, lines := range l1 {
+		if containsAny(strings.Join(lines, "\n"), evidence) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(s string, evidence []string) bool {

@@ -473,3 +473,26 @@ func TestForPromptFitsTheBudget(t *testing.T) {
 		t.Errorf("with room to spare the best answer shows all its lines:\n%s", out)
 	}
 }
+
+// TestAnswerHoldsTheLinesThatFollow: the lines after those that match a
+// question (the explanation after the error) are part of the answer,
+// shown with it.
+func TestAnswerHoldsTheLinesThatFollow(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), prompt("the deploy script fails on the staging box"),
+		say("Looking into it."),
+		say("Root cause: PATH lacks /usr/local/bin there, so node is missing; sourcing the profile first cures it."))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why does the deploy script fail on staging", Options{Max: 1})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	h := hits[0]
+	if h.Lines[0] > 21 || h.Lines[1] < 23 || h.Lines[1]-h.Lines[0] > 12 {
+		t.Errorf("answer at lines %v, want the matching line 21 and the explanation at 23, a few lines in all", h.Lines)
+	}
+	if shown := h.Snippet + "\n" + strings.Join(h.Excerpt, "\n"); !strings.Contains(shown, "Root cause") {
+		t.Errorf("the answer shows %q, not the explanation that follows", shown)
+	}
+}

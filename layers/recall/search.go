@@ -51,8 +51,10 @@ const (
 	childLift     = 0.6
 	conceptLift   = 0.3
 	// neighbourSpan is how many L1 lines either side of a record make its
-	// window: what lifts it, and the lines an answer shows.
+	// window: what lifts it, and the lines an answer shows; answerFollow
+	// how many lines after the last that matches the window holds too.
 	neighbourSpan = 4
+	answerFollow  = 3
 
 	// synonymCredit is the coverage a query term gets when only a word
 	// of its thesaurus group was found.
@@ -700,6 +702,18 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 					u.lines[0], u.lines[1] = min(u.lines[0], nl), max(u.lines[1], nl)
 				}
 			}
+			// What follows the lines that match is often the answer (the
+			// explanation after the error, the fix after the failure): the
+			// next lines are part of the answer's window, shown after the
+			// lines that match.
+			for _, nb := range ix.following(c.at, u.lines[1], answerFollow) {
+				if !slices.Contains(u.window, nb) {
+					u.window = append(u.window, nb)
+					u.wscore = append(u.wscore, 0)
+				}
+				_, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc))
+				u.lines[1] = max(u.lines[1], nl)
+			}
 			u.score = u.raw + neighbourLift*best
 			if ex, ok := exIndex.find(u.session, d.Line); ok {
 				u.exchange = &ex
@@ -833,6 +847,28 @@ func (ix *Index) neighbours(at docRef, line uint32) []docRef {
 	return out
 }
 
+// following lists the visible documents of the n L1 lines after line, in
+// the file of at.
+func (ix *Index) following(at docRef, line uint32, n int) []docRef {
+	var out []docRef
+	s := ix.segs[at.seg]
+	src := s.source(s.sourceOf(int(at.doc)))
+	end := min(int(src.firstDoc+src.docs), s.nDocs)
+	for d := int(at.doc) + 1; d < end; d++ {
+		_, nl, _ := s.docSpan(d)
+		if nl <= line {
+			continue
+		}
+		if nl > line+uint32(n) {
+			break
+		}
+		if h := ix.hidden[at.seg]; h == nil || !h[d] {
+			out = append(out, docRef{at.seg, uint32(d)})
+		}
+	}
+	return out
+}
+
 func (ix *Index) expired(d doc) bool {
 	return d.Expires != 0 && ix.latest > 0 && int64(d.Expires)*86400+86400 <= ix.latest
 }
@@ -953,7 +989,7 @@ func (ix *Index) Unknown(query string) []string {
 		if i := strings.IndexAny(word, "'’"); i >= 0 {
 			word = word[:i] // "SubagentLive's"
 		}
-		if word != "" && named(word, start) {
+		if word != "" && !isStop(strings.ToLower(word)) && named(word, start) {
 			known := false
 			if strings.ContainsAny(word, "._/-:") {
 				// An identifier or a path is known when a part of it is:
@@ -964,9 +1000,12 @@ func (ix *Index) Unknown(query string) []string {
 					}
 				})
 			} else {
-				// A name (Redis, MySQL, SessionRegistry) is known as a whole.
+				// A name (Redis, MySQL, GraphQL) is known as a whole; an
+				// identifier made of words memory knows (SliceBuilder: a
+				// module only a tool's output named) may be code memory
+				// holds in pieces, and is let through.
 				lower := strings.ToLower(word)
-				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0
+				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0 || ix.knownParts(word, tok)
 			}
 			if !known && !slices.Contains(out, word) {
 				out = append(out, word)
@@ -980,6 +1019,20 @@ func (ix *Index) Unknown(query string) []string {
 		}
 	}
 	return out
+}
+
+// knownParts reports whether a camelCase word has two or more parts, each
+// a word of three letters or more that memory knows.
+func (ix *Index) knownParts(word string, tok *tokenizer) bool {
+	parts, ok := 0, true
+	tok.compound(word, func(t string) {
+		if tok.whole {
+			return
+		}
+		parts++
+		ok = ok && len(t) >= 3 && ix.df(t) > 0
+	})
+	return ok && parts >= 2
 }
 
 // named reports whether a word names a thing rather than saying

@@ -74,6 +74,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Which little program validates the token, whatever it's called?", nil},
 		// A capitalised name is Unknown's: named as a whole.
 		{"Where is the Redis cache configured?", []string{"Redis"}},
+		{"Why did we move the session lookups from ETS to MySQL?", []string{"MySQL"}},
+		// An identifier made of words memory knows may be code only a
+		// tool's output named; a capitalised word of prose is no name.
+		{"What did the checker report in SessionLookupCache?", nil},
+		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
 	}
 	for _, c := range cases {
 		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
