@@ -125,8 +125,8 @@ func TestFindsL1LinesWithProvenance(t *testing.T) {
 		t.Fatal("nothing found")
 	}
 	h := hits[0]
-	if h.Layer != "L1" || h.File != "sessions/2026-02-11_1000_aaaa1111.l1.jsonl" || h.Lines[0] > 22 || h.Lines[1] < 22 || h.Lines[1]-h.Lines[0] > 5 {
-		t.Errorf("first answer at %s %s lines %v, want a few L1 lines around 22", h.Layer, h.File, h.Lines)
+	if h.Layer != "L1" || h.File != "sessions/2026-02-11_1000_aaaa1111.l1.jsonl" || h.Lines[0] > 22 || h.Lines[1] < 22 || h.Lines[1]-h.Lines[0] > 15 {
+		t.Errorf("first answer at %s %s lines %v, want a few L1 lines around 22 (at most 15, not the whole session)", h.Layer, h.File, h.Lines)
 	}
 	if shown := h.Snippet + "\n" + strings.Join(h.Excerpt, "\n"); !strings.Contains(shown, "truncates tool results") {
 		t.Errorf("the answer shows %q, not the line that answers", shown)
@@ -489,7 +489,7 @@ func TestAnswerHoldsTheLinesThatFollow(t *testing.T) {
 		t.Fatal("nothing found")
 	}
 	h := hits[0]
-	if h.Lines[0] > 21 || h.Lines[1] < 23 || h.Lines[1]-h.Lines[0] > 12 {
+	if h.Lines[0] > 21 || h.Lines[1] < 23 || h.Lines[1]-h.Lines[0] > 15 {
 		t.Errorf("answer at lines %v, want the matching line 21 and the explanation at 23, a few lines in all", h.Lines)
 	}
 	if shown := h.Snippet + "\n" + strings.Join(h.Excerpt, "\n"); !strings.Contains(shown, "Root cause") {

@@ -54,7 +54,7 @@ const (
 	// window: what lifts it, and the lines an answer shows; answerFollow
 	// how many lines after the last that matches the window holds too.
 	neighbourSpan = 4
-	answerFollow  = 3
+	answerFollow  = 6
 
 	// synonymCredit is the coverage a query term gets when only a word
 	// of its thesaurus group was found.
