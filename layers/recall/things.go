@@ -3,6 +3,7 @@ package recall
 import (
 	_ "embed"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -26,16 +27,36 @@ var thingsText string
 //go:embed things.stems
 var thingsStems string
 
-// things is the set of thingsStems's lines.
-var things = sync.OnceValue(func() map[string]bool {
-	m := make(map[string]bool, 4096)
-	for l := range strings.SplitSeq(thingsStems, "\n") {
-		if l != "" {
-			m[l] = true
+// thingLines are the starts of thingsStems's lines, which are sorted: a
+// query looks a few dozen names up by binary search, without building a
+// set of two thousand strings in every hook process.
+var thingLines = sync.OnceValue(func() []int {
+	starts := make([]int, 0, 4096)
+	for i := 0; i < len(thingsStems); {
+		starts = append(starts, i)
+		j := strings.IndexByte(thingsStems[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
 	}
-	return m
+	return starts
 })
+
+// isThing reports whether stems (a name's stems, joined by spaces) is a
+// line of thingsStems.
+func isThing(stems string) bool {
+	starts := thingLines()
+	line := func(k int) string {
+		l := thingsStems[starts[k]:]
+		if j := strings.IndexByte(l, '\n'); j >= 0 {
+			l = l[:j]
+		}
+		return l
+	}
+	k := sort.Search(len(starts), func(k int) bool { return line(k) >= stems })
+	return k < len(starts) && line(k) == stems
+}
 
 // maxThingWords is the most words of a thing's name.
 const maxThingWords = 3
@@ -106,7 +127,7 @@ func (ix *Index) unknownThings(query string) []string {
 		for i := 0; i < len(run); {
 			n := min(maxThingWords, len(run)-i)
 			for ; n > 0; n-- {
-				if things()[stemsOf(run[i:i+n])] {
+				if isThing(stemsOf(run[i : i+n])) {
 					break
 				}
 			}

@@ -86,3 +86,24 @@ func TestUnknownThings(t *testing.T) {
 		}
 	}
 }
+
+// TestIsThing: every name of things.stems is found by its binary search,
+// and neither a part of one nor a name run on.
+func TestIsThing(t *testing.T) {
+	n := 0
+	for line := range strings.SplitSeq(strings.TrimSuffix(thingsStems, "\n"), "\n") {
+		n++
+		if !isThing(line) {
+			t.Errorf("isThing(%q) = false", line)
+		}
+		if len(line) > 3 && !strings.Contains(thingsStems, "\n"+line[:len(line)-1]+"\n") && isThing(line[:len(line)-1]) {
+			t.Errorf("isThing(%q) = true for a part of %q", line[:len(line)-1], line)
+		}
+		if isThing(line + "zz") {
+			t.Errorf("isThing(%q) = true", line+"zz")
+		}
+	}
+	if n < 2000 {
+		t.Errorf("%d names in things.stems, want the list of about 2,200", n)
+	}
+}
