@@ -134,6 +134,9 @@ func askSet(t *testing.T, p *faultProject, l1 map[string][]string, name string) 
 			t.Logf("cov %s at %d top %.2f answer %.2f", q.ID, at, hits[0].Coverage, cov)
 		}
 		grep1, grep5 := grepBaseline(q.Q, q.Evidence, l1)
+		if os.Getenv("EVAL_DEBUG") == "grep" && grep1 && at != 0 {
+			t.Logf("grep wins %s (recall at %d): %q", q.ID, at, q.Q)
+		}
 		s.add(q.OtherWords, at, hook1, grep1, grep5)
 		if at != 0 {
 			top := "nothing"
