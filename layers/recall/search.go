@@ -1000,12 +1000,13 @@ func (ix *Index) Unknown(query string) []string {
 					}
 				})
 			} else {
-				// A name (Redis, MySQL, GraphQL) is known as a whole; an
-				// identifier made of words memory knows (SliceBuilder: a
-				// module only a tool's output named) may be code memory
-				// holds in pieces, and is let through.
+				// A name (Redis, MySQL, GraphQL, TypeScript) is known as a
+				// whole; an identifier made of words memory knows
+				// (SliceBuilder: a module only a tool's output named) may
+				// be code memory holds in pieces, and is let through.
 				lower := strings.ToLower(word)
-				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0 || ix.knownParts(word, tok)
+				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0 ||
+					!isThing(tok.stem(lower)) && ix.knownParts(word, tok)
 			}
 			if !known && !slices.Contains(out, word) {
 				out = append(out, word)

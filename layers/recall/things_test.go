@@ -55,7 +55,8 @@ func TestUnknownThings(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
-		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."))...)
+		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
+		say("The build script checks the type of every checker report."))...)
 	ix, err := Open(m.l, "")
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +79,7 @@ func TestUnknownThings(t *testing.T) {
 		// An identifier made of words memory knows may be code only a
 		// tool's output named; a capitalised word of prose is no name.
 		{"What did the checker report in SessionLookupCache?", nil},
+		{"Why did we port the session lookups to TypeScript?", []string{"TypeScript"}},
 		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
 	}
 	for _, c := range cases {
