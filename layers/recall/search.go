@@ -233,15 +233,16 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			units = ix.units(sc, qs, origs)
 		}
 	}
-	if len(ix.Unknown(query)) > 0 {
+	if len(ix.unknown(query, tok)) > 0 {
 		return nil
 	}
 	var hits []Hit
+	sn := newSnippets(qs, tok)
 	for _, u := range units {
 		if u.coverage < opts.Threshold {
 			continue
 		}
-		hits = append(hits, ix.hit(u, qs))
+		hits = append(hits, ix.hit(u, sn))
 		if len(hits) == opts.Max {
 			break
 		}
@@ -980,8 +981,9 @@ func (ix *Index) feedback(units []unit, seen map[string]bool, n float64, tok *to
 // the things it names in lower case that memory never saw (things.go). A
 // question about a thing memory never saw has no answer in it, however
 // well its other words match; Search then answers nothing.
-func (ix *Index) Unknown(query string) []string {
-	tok := newTokenizer()
+func (ix *Index) Unknown(query string) []string { return ix.unknown(query, newTokenizer()) }
+
+func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	var out []string
 	start := true
 	for _, w := range strings.Fields(query) {
@@ -1014,7 +1016,7 @@ func (ix *Index) Unknown(query string) []string {
 		}
 		start = strings.ContainsAny(w[len(w)-1:], ".?!:")
 	}
-	for _, th := range ix.unknownThings(query) {
+	for _, th := range ix.unknownThings(query, tok) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {
 			out = append(out, th)
 		}

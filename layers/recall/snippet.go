@@ -66,14 +66,40 @@ func (ix *Index) docText(at docRef, d doc) string {
 	return strings.Join([]string{f.text, f.file, f.cmd, f.pat, f.diff, f.arg, f.res}, "\n")
 }
 
-// hit turns a unit into an answer.
-func (ix *Index) hit(u unit, qs []qterm) Hit {
+// snippets picks the parts of records that hold a query's terms (terms
+// weighs each). One serves every answer of a search, so that the stems of
+// the records' words are worked out once.
+type snippets struct {
+	tok     *tokenizer
+	index   map[string]int // a term's bit
+	weights []float64      // by bit
+}
+
+// newSnippets weighs the query's own terms (not those feedback added).
+func newSnippets(qs []qterm, tok *tokenizer) *snippets {
 	terms := map[string]float64{}
 	for _, q := range qs {
 		if q.orig >= 0 {
 			terms[q.term] = q.weight * q.idf
 		}
 	}
+	return newSnippetsOf(terms, tok)
+}
+
+// newSnippetsOf makes the snippets of terms, each with its weight.
+func newSnippetsOf(terms map[string]float64, tok *tokenizer) *snippets {
+	sn := &snippets{tok: tok, index: map[string]int{}}
+	for _, t := range slices.Sorted(maps.Keys(terms)) {
+		if len(sn.weights) < 64 {
+			sn.index[t] = len(sn.weights)
+			sn.weights = append(sn.weights, terms[t])
+		}
+	}
+	return sn
+}
+
+// hit turns a unit into an answer.
+func (ix *Index) hit(u unit, sn *snippets) Hit {
 	h := Hit{Score: round2(u.score), Coverage: round2(u.coverage), Expired: u.expired}
 	p := splitPayload(u.d.Payload)
 	h.Layer = "L" + string(rune('0'+u.d.Layer))
@@ -116,7 +142,7 @@ func (ix *Index) hit(u unit, qs []qterm) Hit {
 		}
 		h.File = name
 		h.Lines = [2]int{int(u.lines[0]), int(u.lines[1])}
-		h.Snippet = recordSnippet(f, terms)
+		h.Snippet = sn.record(f)
 		// The other lines around it that hold the question's words, in
 		// file order: what was said before and after.
 		// The best-scored of them are kept, and shown in file order; the
@@ -143,7 +169,7 @@ func (ix *Index) hit(u unit, qs []qterm) Hit {
 		slices.SortFunc(others, func(a, b line) int { return int(a.at.doc) - int(b.at.doc) })
 		for _, o := range others {
 			rf, _ := ix.l1Record(o.at, ix.segs[o.at.seg].doc(int(o.at.doc)))
-			h.Excerpt = append(h.Excerpt, focus(recordSnippet(rf, terms), excerptLine, terms))
+			h.Excerpt = append(h.Excerpt, sn.focus(sn.record(rf), excerptLine))
 			h.excerptRank = append(h.excerptRank, rank[o.at])
 		}
 		if u.exchange != nil {
@@ -180,12 +206,12 @@ func (ix *Index) conceptRef(id string) *Ref {
 // recordSnippet shows an L1 record by its part that holds the most query
 // terms: the sentence of a prompt or of the assistant's text, the
 // command, the changed line.
-func recordSnippet(f l1Fields, terms map[string]float64) string {
+func (sn *snippets) record(f l1Fields) string {
 	switch f.kind {
 	case "prompt":
-		return "user: " + bestSentences(f.text, terms)
+		return "user: " + sn.sentences(f.text)
 	case "text", "compact":
-		return "assistant: " + bestSentences(f.text, terms)
+		return "assistant: " + sn.sentences(f.text)
 	}
 	var parts []string
 	head := f.tool
@@ -194,77 +220,90 @@ func recordSnippet(f l1Fields, terms map[string]float64) string {
 	}
 	parts = append(parts, head)
 	if f.cmd != "" {
-		parts = append(parts, "$ "+focus(f.cmd, 200, terms))
+		parts = append(parts, "$ "+sn.focus(f.cmd, 200))
 	}
 	if f.pat != "" {
 		parts = append(parts, "pattern "+cut(f.pat, 100))
 	}
 	if f.diff != "" {
-		parts = append(parts, focus(f.diff, 200, terms))
+		parts = append(parts, sn.focus(f.diff, 200))
 	}
 	if f.arg != "" {
-		parts = append(parts, focus(f.arg, 160, terms))
+		parts = append(parts, sn.focus(f.arg, 160))
 	}
 	if f.res != "" {
-		parts = append(parts, "→ "+bestSentences(f.res, terms))
+		parts = append(parts, "→ "+sn.sentences(f.res))
 	}
-	return focus(strings.Join(parts, " "), snippetMax, terms)
+	return sn.focus(strings.Join(parts, " "), snippetMax)
 }
 
-// bestSentences picks the sentence (or line) of text holding the most
+// sentences picks the sentence (or line) of text holding the most
 // of the query (terms weighs each term), with the next one when it is
 // short; and, when another sentence holds query terms the first lacks
 // (the "Rabbit holes" of an epic whose title matched), that one too, in
 // text order: a long message answers in its own words where it does.
-func bestSentences(text string, terms map[string]float64) string {
+func (sn *snippets) sentences(text string) string {
 	sents := splitSentences(text)
 	if len(sents) == 0 {
 		return ""
 	}
-	tok := newTokenizer()
-	found := make([]map[string]bool, len(sents))
-	weigh := func(i int, skip map[string]bool) float64 {
-		n := 0.0
-		for t := range found[i] {
-			if !skip[t] {
-				n += terms[t]
-			}
-		}
-		return n
-	}
+	found := make([]uint64, len(sents))
 	best, bestN := 0, -1.0
 	for i, s := range sents {
-		found[i] = map[string]bool{}
-		tok.each(s, func(t string) {
-			if _, ok := terms[t]; ok {
-				found[i][t] = true
-			}
-		})
-		if n := weigh(i, nil); n > bestN {
+		found[i] = sn.found(s)
+		if n := sn.weigh(found[i]); n > bestN {
 			best, bestN = i, n
 		}
 	}
-	out := sents[best]
+	out, shown, next := sents[best], found[best], -1
 	if len(out) < snippetMax/2 && best+1 < len(sents) {
-		out += " " + sents[best+1]
-		maps.Copy(found[best], found[best+1])
+		next = best + 1
+		out += " " + sents[next]
+		shown |= found[next]
 	}
 	other, otherN := -1, 0.0
 	for i := range sents {
-		if i != best && i != best+1 {
-			if n := weigh(i, found[best]); n > otherN {
+		if i != best && i != next {
+			if n := sn.weigh(found[i] &^ shown); n > otherN {
 				other, otherN = i, n
 			}
 		}
 	}
 	if other < 0 {
-		return focus(out, snippetMax, terms)
+		return sn.focus(out, snippetMax)
 	}
-	first, second := focus(out, snippetMax/2, terms), focus(sents[other], snippetMax/2, terms)
+	first, second := sn.focus(out, snippetMax/2), sn.focus(sents[other], snippetMax/2)
 	if other < best {
 		first, second = second, first
 	}
 	return first + " … " + second
+}
+
+// found gives the query terms s holds, as bits of sn.bit.
+func (sn *snippets) found(s string) uint64 {
+	var m uint64
+	sn.tok.each(s, func(t string) { m |= sn.bit(t) })
+	return m
+}
+
+// bit gives a query term's bit (the first 64 terms have one), 0 for a
+// word that is not a query term.
+func (sn *snippets) bit(t string) uint64 {
+	if i, ok := sn.index[t]; ok {
+		return 1 << i
+	}
+	return 0
+}
+
+// weigh sums the weights of the terms of m.
+func (sn *snippets) weigh(m uint64) float64 {
+	w := 0.0
+	for i, wi := range sn.weights {
+		if m&(1<<i) != 0 {
+			w += wi
+		}
+	}
+	return w
 }
 
 func splitSentences(text string) []string {
@@ -305,16 +344,15 @@ func sentenceEnd(line string) int {
 // weighs each term): when a stretch past the start holds more of it than
 // the start does (a commit message's body, the tail of a long command),
 // the start is kept short and that stretch follows it.
-func focus(s string, n int, terms map[string]float64) string {
+func (sn *snippets) focus(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {
 		return s
 	}
 	type found struct {
-		at int
-		t  string
+		at  int
+		bit uint64
 	}
-	tok := newTokenizer()
 	var fs []found
 	for i := 0; i < len(s); {
 		j := strings.IndexByte(s[i:], ' ')
@@ -323,24 +361,20 @@ func focus(s string, n int, terms map[string]float64) string {
 		} else {
 			j += i
 		}
-		tok.each(s[i:j], func(t string) {
-			if _, ok := terms[t]; ok {
-				fs = append(fs, found{i, t})
-			}
-		})
+		if m := sn.found(s[i:j]); m != 0 {
+			fs = append(fs, found{i, m})
+		}
 		i = j + 1
 	}
 	// weight sums the distinct terms found in [from, to).
 	weight := func(from, to int) float64 {
-		seen := map[string]bool{}
-		w := 0.0
+		var m uint64
 		for _, f := range fs {
-			if f.at >= from && f.at < to && !seen[f.t] {
-				seen[f.t] = true
-				w += terms[f.t]
+			if f.at >= from && f.at < to {
+				m |= f.bit
 			}
 		}
-		return w
+		return sn.weigh(m)
 	}
 	span := n * 2 / 3
 	head := weight(0, n)

@@ -97,8 +97,7 @@ type queryWord struct {
 // a listed word that no document holds, nor any word of its thesaurus
 // group; a listed name of two or three words whose words no document
 // holds side by side.
-func (ix *Index) unknownThings(query string) []string {
-	tok := newTokenizer()
+func (ix *Index) unknownThings(query string, tok *tokenizer) []string {
 	var runs [][]queryWord
 	var run []queryWord
 	start := true
@@ -135,7 +134,7 @@ func (ix *Index) unknownThings(query string) []string {
 				i++
 				continue
 			}
-			if !ix.seen(run[i : i+n]) {
+			if !ix.seen(run[i:i+n], tok) {
 				var ws []string
 				for _, w := range run[i : i+n] {
 					ws = append(ws, w.text)
@@ -169,7 +168,7 @@ const phraseScan = 64
 // seen reports whether memory holds a thing's name: a word, or a word of
 // its thesaurus group; the words of a longer name side by side in one
 // document.
-func (ix *Index) seen(name []queryWord) bool {
+func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 	if len(name) == 1 {
 		if ix.df(name[0].stem) > 0 {
 			return true
@@ -193,7 +192,6 @@ func (ix *Index) seen(name []queryWord) bool {
 	for i, w := range name {
 		want[i] = w.stem
 	}
-	tok := newTokenizer()
 	for si, s := range ix.segs {
 		first, cnt, ok := s.term(rarest)
 		if !ok {
