@@ -985,41 +985,65 @@ func (ix *Index) Unknown(query string) []string { return ix.unknown(query, newTo
 
 func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	var out []string
+	words := questionWords(query)
+	for _, w := range words {
+		if !w.name {
+			continue
+		}
+		known := false
+		if strings.ContainsAny(w.text, "._/-:") {
+			// An identifier or a path is known when a part of it is:
+			// code is referred to in pieces.
+			tok.each(w.text, func(t string) {
+				if !known && ix.df(t) > 0 {
+					known = true
+				}
+			})
+		} else {
+			// A name (Redis, MySQL, GraphQL, TypeScript) is known as a
+			// whole; an identifier made of words memory knows
+			// (SliceBuilder: a module only a tool's output named) may be
+			// code memory holds in pieces, and is let through.
+			lower := strings.ToLower(w.text)
+			known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0 ||
+				!isThing(tok.stem(lower)) && ix.knownParts(w.text, tok)
+		}
+		if !known && !slices.Contains(out, w.text) {
+			out = append(out, w.text)
+		}
+	}
+	for _, th := range ix.unknownThings(words, tok) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {
+			out = append(out, th)
+		}
+	}
+	return out
+}
+
+// questionWord is a word of a question as the checks for unknown names
+// read it: trimmed of punctuation and of a possessive ("SubagentLive's"),
+// whether it names a thing (named; a capitalised stop word does not),
+// and whether punctuation ends it.
+type questionWord struct {
+	text       string
+	name, ends bool
+}
+
+func questionWords(query string) []questionWord {
+	var out []questionWord
 	start := true
 	for _, w := range strings.Fields(query) {
 		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
 		if i := strings.IndexAny(word, "'’"); i >= 0 {
-			word = word[:i] // "SubagentLive's"
+			word = word[:i]
 		}
-		if word != "" && !isStop(strings.ToLower(word)) && named(word, start) {
-			known := false
-			if strings.ContainsAny(word, "._/-:") {
-				// An identifier or a path is known when a part of it is:
-				// code is referred to in pieces.
-				tok.each(word, func(t string) {
-					if !known && ix.df(t) > 0 {
-						known = true
-					}
-				})
-			} else {
-				// A name (Redis, MySQL, GraphQL, TypeScript) is known as a
-				// whole; an identifier made of words memory knows
-				// (SliceBuilder: a module only a tool's output named) may
-				// be code memory holds in pieces, and is let through.
-				lower := strings.ToLower(word)
-				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0 ||
-					!isThing(tok.stem(lower)) && ix.knownParts(word, tok)
-			}
-			if !known && !slices.Contains(out, word) {
-				out = append(out, word)
-			}
-		}
-		start = strings.ContainsAny(w[len(w)-1:], ".?!:")
-	}
-	for _, th := range ix.unknownThings(query, tok) {
-		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {
-			out = append(out, th)
-		}
+		last := w[len(w)-1:]
+		out = append(out, questionWord{
+			text: word,
+			name: word != "" && !isStop(strings.ToLower(word)) && named(word, start),
+			ends: strings.ContainsAny(last, ".,;:?!()\""),
+		})
+		start = strings.ContainsAny(last, ".?!:")
 	}
 	return out
 }

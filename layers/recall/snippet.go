@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"maps"
+	mathbits "math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,9 +67,10 @@ func (ix *Index) docText(at docRef, d doc) string {
 	return strings.Join([]string{f.text, f.file, f.cmd, f.pat, f.diff, f.arg, f.res}, "\n")
 }
 
-// snippets picks the parts of records that hold a query's terms (terms
-// weighs each). One serves every answer of a search, so that the stems of
-// the records' words are worked out once.
+// snippets picks the parts of records that hold a query's terms, each
+// term weighed by its inverse document frequency. One serves every answer
+// of a search, so that the stems of the records' words are worked out
+// once.
 type snippets struct {
 	tok     *tokenizer
 	index   map[string]int // a term's bit
@@ -203,7 +205,7 @@ func (ix *Index) conceptRef(id string) *Ref {
 	return nil
 }
 
-// recordSnippet shows an L1 record by its part that holds the most query
+// record shows an L1 record by its part that holds the most query
 // terms: the sentence of a prompt or of the assistant's text, the
 // command, the changed line.
 func (sn *snippets) record(f l1Fields) string {
@@ -238,8 +240,7 @@ func (sn *snippets) record(f l1Fields) string {
 }
 
 // sentences picks the sentence (or line) of text holding the most
-// of the query (terms weighs each term), with the next one when it is
-// short; and, when another sentence holds query terms the first lacks
+// of the query, with the next one when it is short; and, when another sentence holds query terms the first lacks
 // (the "Rabbit holes" of an epic whose title matched), that one too, in
 // text order: a long message answers in its own words where it does.
 func (sn *snippets) sentences(text string) string {
@@ -340,8 +341,8 @@ func sentenceEnd(line string) int {
 	}
 }
 
-// focus shortens s to about n bytes, keeping what holds the query (terms
-// weighs each term): when a stretch past the start holds more of it than
+// focus shortens s to about n bytes, keeping what holds the query: when a
+// stretch past the start holds more of it than
 // the start does (a commit message's body, the tail of a long command),
 // the start is kept short and that stretch follows it.
 func (sn *snippets) focus(s string, n int) string {
@@ -366,26 +367,42 @@ func (sn *snippets) focus(s string, n int) string {
 		}
 		i = j + 1
 	}
-	// weight sums the distinct terms found in [from, to).
-	weight := func(from, to int) float64 {
-		var m uint64
-		for _, f := range fs {
-			if f.at >= from && f.at < to {
-				m |= f.bit
+	// The best stretch of span bytes starting at a found word past the
+	// start, by the distinct terms it holds: a window over fs, each term's
+	// occurrences in it counted.
+	span := n * 2 / 3
+	var head uint64
+	for _, f := range fs {
+		if f.at < n {
+			head |= f.bit
+		}
+	}
+	best, bestW := -1, sn.weigh(head)
+	var count [64]int
+	var in uint64
+	add := func(m uint64, d int) {
+		for ; m != 0; m &= m - 1 {
+			i := mathbits.TrailingZeros64(m)
+			count[i] += d
+			if count[i] > 0 {
+				in |= 1 << i
+			} else {
+				in &^= 1 << i
 			}
 		}
-		return sn.weigh(m)
 	}
-	span := n * 2 / 3
-	head := weight(0, n)
-	best, bestW := -1, head
-	for _, f := range fs {
-		if f.at < n/3 {
-			continue
+	end := 0
+	for a, f := range fs {
+		for end < len(fs) && fs[end].at < f.at+span {
+			add(fs[end].bit, 1)
+			end++
 		}
-		if w := weight(f.at, f.at+span); w > bestW {
-			best, bestW = f.at, w
+		if f.at >= n/3 {
+			if w := sn.weigh(in); w > bestW {
+				best, bestW = f.at, w
+			}
 		}
+		add(fs[a].bit, -1)
 	}
 	if best < 0 {
 		return cut(s, n)

@@ -93,30 +93,24 @@ type queryWord struct {
 	text, stem string
 }
 
-// unknownThings lists the things the query names that memory never saw:
+// unknownThings lists the things a question names that memory never saw:
 // a listed word that no document holds, nor any word of its thesaurus
 // group; a listed name of two or three words whose words no document
 // holds side by side.
-func (ix *Index) unknownThings(query string, tok *tokenizer) []string {
+func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	var runs [][]queryWord
 	var run []queryWord
-	start := true
-	for w := range strings.FieldsSeq(query) {
-		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
-		if i := strings.IndexAny(word, "'’"); i >= 0 {
-			word = word[:i]
-		}
-		brk := word == "" || named(strings.ReplaceAll(word, "-", ""), start)
+	for _, w := range words {
+		brk := w.text == "" || w.name
 		if !brk {
-			for part := range strings.SplitSeq(strings.ToLower(word), "-") {
+			for part := range strings.SplitSeq(strings.ToLower(w.text), "-") {
 				if part == "" || isStop(part) || len(part) < 2 {
 					continue
 				}
 				run = append(run, queryWord{part, tok.stem(part)})
 			}
 		}
-		start = strings.ContainsAny(w[len(w)-1:], ".?!:")
-		if brk || strings.ContainsAny(w[len(w)-1:], ".,;:?!()\"") {
+		if brk || w.ends {
 			runs, run = append(runs, run), nil
 		}
 	}
