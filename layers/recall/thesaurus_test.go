@@ -14,15 +14,21 @@ var update = flag.Bool("update", false, "write thesaurus.stems and things.stems 
 // TestThesaurusStems keeps thesaurus.stems what thesaurus.txt stems to;
 // -update writes it.
 func TestThesaurusStems(t *testing.T) {
-	want := stemGroups(thesaurusText)
+	generated(t, "thesaurus.stems", thesaurusStems, stemGroups(thesaurusText), "TestThesaurusStems")
+}
+
+// generated checks that the embedded file name (got) is what its source
+// generates (want), or writes it with -update.
+func generated(t *testing.T, name, got, want, test string) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile("thesaurus.stems", []byte(want), 0o644); err != nil {
+		if err := os.WriteFile(name, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if thesaurusStems != want {
-		t.Fatal("thesaurus.stems is not thesaurus.txt stemmed: run go test ./layers/recall -run TestThesaurusStems -update")
+	if got != want {
+		t.Fatalf("%s is not what its .txt generates: run go test ./layers/recall -run %s -update", name, test)
 	}
 }
 

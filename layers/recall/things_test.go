@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,16 +9,7 @@ import (
 // TestThingsStems keeps things.stems what things.txt stems to; -update
 // writes it.
 func TestThingsStems(t *testing.T) {
-	want := stemThings(thingsText)
-	if *update {
-		if err := os.WriteFile("things.stems", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if thingsStems != want {
-		t.Fatal("things.stems is not things.txt stemmed: run go test ./layers/recall -run TestThingsStems -update")
-	}
+	generated(t, "things.stems", thingsStems, stemThings(thingsText), "TestThingsStems")
 }
 
 // TestThingsFormat holds things.txt to its rules: lower-case terms of at
