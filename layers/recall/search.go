@@ -671,7 +671,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		return c / idfSum
 	}
 	exIndex := ix.exchangeIndex()
-	var us []unit
+	us := make([]unit, 0, len(cs))
 	byExchange := map[docRef]int{}
 	for _, c := range cs {
 		s := ix.segs[c.at.seg]
@@ -742,7 +742,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 	// Group: an exchange and its L1 records make one answer, placed at
 	// the best record and scored by the better of the two.
 	slices.SortFunc(us, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
-	var out []unit
+	out := make([]unit, 0, len(us))
 	for _, u := range us {
 		key := u.at
 		if u.exchange != nil {
