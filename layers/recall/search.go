@@ -38,7 +38,7 @@ const (
 
 	// Query expansion: the thesaurus's words for a query word, and the
 	// second pass's terms taken from the first pass's best answers.
-	synonymWeight  = 0.45
+	synonymWeight  = 0.6
 	maxSynonyms    = 6 // per query word, the first of its groups
 	feedbackWeight = 0.2
 	feedbackTerms  = 8
