@@ -222,7 +222,12 @@ func (sn *snippets) record(f l1Fields) string {
 	}
 	parts = append(parts, head)
 	if f.cmd != "" {
-		parts = append(parts, "$ "+sn.focus(f.cmd, 200))
+		// A failed command leaves room for what it failed with.
+		n := 200
+		if f.failed && f.res != "" {
+			n = 100
+		}
+		parts = append(parts, "$ "+sn.focus(f.cmd, n))
 	}
 	if f.pat != "" {
 		parts = append(parts, "pattern "+cut(f.pat, 100))
