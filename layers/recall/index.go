@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	mathbits "math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -118,7 +119,7 @@ type Index struct {
 	segs []*segment
 	// hidden marks, per segment, the documents a later version or the
 	// work tree overrides.
-	hidden   [][]bool
+	hidden   []docSet
 	releases []func()
 	// current maps a source name to where its documents are: for memory
 	// files the one visible version, for L1 files every part; nil for a
@@ -381,7 +382,7 @@ func openSegments(l memdir.Layout) (*Index, error) {
 		segs, releases = nil, nil
 	}
 	ix.segs, ix.releases = segs, releases
-	ix.hidden = make([][]bool, len(segs))
+	ix.hidden = make([]docSet, len(segs))
 	n := 0
 	for _, s := range segs {
 		n += s.nSources
@@ -399,11 +400,40 @@ func (ix *Index) hide(r srcRef) {
 	s := ix.segs[r.seg]
 	src := s.source(r.src)
 	if ix.hidden[r.seg] == nil {
-		ix.hidden[r.seg] = make([]bool, s.nDocs)
+		ix.hidden[r.seg] = make(docSet, (s.nDocs+63)/64)
 	}
-	for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {
-		ix.hidden[r.seg][d] = true
+	ix.hidden[r.seg].addRange(int(src.firstDoc), int(src.firstDoc+src.docs))
+}
+
+// docSet is a set of a segment's documents, a bit each: a large memory's
+// segments hold hundreds of thousands of documents, and a query counts
+// the hidden ones (numDocs).
+type docSet []uint64
+
+// has reports whether d is in the set; a nil set holds nothing.
+func (ds docSet) has(d uint32) bool {
+	return int(d/64) < len(ds) && ds[d/64]&(1<<(d%64)) != 0
+}
+
+// addRange adds the documents [from, to).
+func (ds docSet) addRange(from, to int) {
+	for d := from; d < to && d/64 < len(ds); d++ {
+		if d%64 == 0 && to-d >= 64 {
+			ds[d/64] = ^uint64(0)
+			d += 63
+			continue
+		}
+		ds[d/64] |= 1 << (d % 64)
 	}
+}
+
+// count gives the number of documents in the set.
+func (ds docSet) count() int {
+	n := 0
+	for _, w := range ds {
+		n += mathbits.OnesCount64(w)
+	}
+	return n
 }
 
 // chain collects the parts of each source across the segments: a newer

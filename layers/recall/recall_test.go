@@ -496,3 +496,29 @@ func TestAnswerHoldsTheLinesThatFollow(t *testing.T) {
 		t.Errorf("the answer shows %q, not the explanation that follows", shown)
 	}
 }
+
+// TestDocSet: ranges across and within words, counted and tested
+// against a plain list.
+func TestDocSet(t *testing.T) {
+	const n = 300
+	for _, r := range [][2]int{{0, 0}, {0, 1}, {3, 64}, {0, 64}, {63, 65}, {64, 128}, {5, 200}, {0, n}, {250, 400}} {
+		ds := make(docSet, (n+63)/64)
+		ds.addRange(r[0], r[1])
+		want := 0
+		for d := range n + 64 {
+			in := d >= r[0] && d < r[1] && d < len(ds)*64
+			if in {
+				want++
+			}
+			if ds.has(uint32(d)) != in {
+				t.Errorf("range %v: has(%d) = %v", r, d, !in)
+			}
+		}
+		if got := ds.count(); got != want {
+			t.Errorf("range %v: count %d, want %d", r, got, want)
+		}
+	}
+	if docSet(nil).has(5) || docSet(nil).count() != 0 {
+		t.Error("a nil set holds something")
+	}
+}

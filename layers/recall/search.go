@@ -253,12 +253,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 func (ix *Index) numDocs() float64 {
 	n := 0
 	for si, s := range ix.segs {
-		n += s.nDocs
-		for _, h := range ix.hidden[si] {
-			if h {
-				n--
-			}
-		}
+		n += s.nDocs - ix.hidden[si].count()
 	}
 	return float64(max(n, 1))
 }
@@ -346,7 +341,7 @@ func (ix *Index) addScores(sc *scored, qs []qterm) {
 			qi, first, cnt := sp.qi, sp.first, sp.n
 			for p := first; p < first+cnt; p++ {
 				d, tf := s.posting(p)
-				if int(d) >= s.nDocs || hidden != nil && hidden[d] {
+				if int(d) >= s.nDocs || hidden.has(d) {
 					continue
 				}
 				ps = append(ps, hitPosting{d, uint32(qi), tf})
@@ -840,7 +835,7 @@ func (ix *Index) neighbours(at docRef, line uint32) []docRef {
 			if nl+uint32(neighbourSpan) < line || nl > line+uint32(neighbourSpan) {
 				break
 			}
-			if h := ix.hidden[at.seg]; h == nil || !h[d] {
+			if !ix.hidden[at.seg].has(uint32(d)) {
 				out = append(out, docRef{at.seg, uint32(d)})
 			}
 		}
@@ -863,7 +858,7 @@ func (ix *Index) following(at docRef, line uint32, n int) []docRef {
 		if nl > line+uint32(n) {
 			break
 		}
-		if h := ix.hidden[at.seg]; h == nil || !h[d] {
+		if !ix.hidden[at.seg].has(uint32(d)) {
 			out = append(out, docRef{at.seg, uint32(d)})
 		}
 	}

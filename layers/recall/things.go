@@ -193,7 +193,7 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 		}
 		for p := first; p < first+cnt; p++ {
 			d, _ := s.posting(p)
-			if int(d) >= s.nDocs || ix.hidden[si] != nil && ix.hidden[si][d] {
+			if int(d) >= s.nDocs || ix.hidden[si].has(d) {
 				continue
 			}
 			var got []string
