@@ -67,10 +67,10 @@ func TestRecallQuestions(t *testing.T) {
 	// fails: the targets recall is built for (hit@5 ≥ 0.8, ≥ 0.6 in other
 	// words, hit@1 above grep's, the prompt hook showing the answer for
 	// half), less a margin for the prompt hook; of the 26 never-happened
-	// questions two are still answered (q114 names React in lower case,
-	// q120 an undo: plain words, not things.txt's names).
-	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 2 || s.neverInjected > 2 {
-		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, at most two never-happened questions answered")
+	// questions one is still answered (q120, "let users undo deleting an
+	// annotation": "undo" is a verb there, which names no thing).
+	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 1 || s.neverInjected > 1 {
+		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, at most one never-happened question answered")
 	}
 	// fresh.json and fresh2.json were written after the ranking was
 	// tuned, by helpers who saw neither questions.json nor the code: their

@@ -116,6 +116,11 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	}
 	runs = append(runs, run)
 	var out []string
+	for i, w := range words {
+		if name := strings.ToLower(w.text); plainName(words, i) && !ix.seen([]queryWord{{name, tok.stem(name)}}, tok) && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
 	for _, run := range runs {
 		for i := 0; i < len(run); {
 			n := min(maxThingWords, len(run)-i)
@@ -210,4 +215,27 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 		}
 	}
 	return false
+}
+
+// plainNames name a thing only in some uses: "rewrite the editor in
+// react", "the undo button", but "how does the page react". things.txt
+// leaves them out; a question names the thing when a preposition or an
+// article comes before the word, or a thing's head noun after it.
+var plainNames = []string{"chef", "ember", "meteor", "puppet", "react", "redo", "retry", "rust", "swift", "undo"}
+
+var (
+	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our"}
+	nameAfter  = []string{"app", "button", "component", "components", "framework", "hook", "hooks", "library", "logic", "native", "policy", "queue", "router", "support"}
+)
+
+// plainName reports whether words[i] is one of plainNames used as a name.
+func plainName(words []questionWord, i int) bool {
+	w := strings.ToLower(words[i].text)
+	if !slices.Contains(plainNames, w) {
+		return false
+	}
+	if i > 0 && !words[i-1].ends && slices.Contains(nameBefore, strings.ToLower(words[i-1].text)) {
+		return true
+	}
+	return i+1 < len(words) && !words[i].ends && slices.Contains(nameAfter, strings.ToLower(words[i+1].text))
 }

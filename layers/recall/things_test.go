@@ -70,6 +70,11 @@ func TestUnknownThings(t *testing.T) {
 		// tool's output named; a capitalised word of prose is no name.
 		{"What did the checker report in SessionLookupCache?", nil},
 		{"Why did we port the session lookups to TypeScript?", []string{"TypeScript"}},
+		// A plain word that names a thing only in some uses.
+		{"Why did we rewrite the transcript view in react?", []string{"react"}},
+		{"How does the undo logic of the transcript view work?", []string{"undo"}},
+		{"How does the transcript view react when a session lookup fails?", nil},
+		{"How did we undo the theme switch?", nil},
 		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
 	}
 	for _, c := range cases {
