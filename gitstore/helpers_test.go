@@ -14,11 +14,7 @@ import (
 	"github.com/memkeep/memkeep/gitstore/merge"
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/layers/consolidate"
-	l2file "github.com/memkeep/memkeep/layers/l2"
-	"github.com/memkeep/memkeep/layers/l3"
-	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
-	"github.com/memkeep/memkeep/render"
 )
 
 // TestMain isolates git from the machine's configuration and lets the test
@@ -37,7 +33,7 @@ func TestMain(m *testing.M) {
 		a := os.Args[len(os.Args)-4:]
 		r := testRender
 		if os.Getenv("GITSTORE_TEST_RENDER") == "markdown" {
-			r = markdownRender
+			r = consolidate.RenderFiles
 		}
 		os.Exit(merge.RunMergeDriver(a[0], a[1], a[2], a[3], r))
 	case "commit":
@@ -322,34 +318,4 @@ func testRender(facts, concepts []byte, sessions map[string][]byte) ([]byte, err
 		fmt.Fprintf(&b, "- session: %s (%d exchanges)\n", base, len(s.Exchanges))
 	}
 	return []byte(b.String()), nil
-}
-
-// markdownRender renders memory.md as memkeep does (the command wiring's
-// renderer): for the tests that read a person's edits of it by id.
-func markdownRender(factsJSON, conceptsJSON []byte, sessionFiles map[string][]byte) ([]byte, error) {
-	facts := l4.Facts{SchemaVersion: l4.SchemaVersion}
-	if err := l2file.DecodeJSON(factsJSON, &facts); err != nil {
-		return nil, err
-	}
-	concepts := l3.File{SchemaVersion: l3.SchemaVersion}
-	if err := l2file.DecodeJSON(conceptsJSON, &concepts); err != nil {
-		return nil, err
-	}
-	bases := make([]string, 0, len(sessionFiles))
-	for b := range sessionFiles {
-		bases = append(bases, b)
-	}
-	sort.Strings(bases)
-	var sessions []*l2file.File
-	for _, b := range bases {
-		f := &l2file.File{SchemaVersion: l2file.SchemaVersion}
-		if data := sessionFiles[b]; data != nil {
-			var err error
-			if f, err = l2file.Decode(b+".l2file.json", data); err != nil {
-				return nil, err
-			}
-		}
-		sessions = append(sessions, consolidate.CompleteSession(f, b))
-	}
-	return render.Markdown(render.Memory{Facts: &facts, Concepts: &concepts, Sessions: sessions}), nil
 }

@@ -392,7 +392,7 @@ func TestPulledDigestEditSurvivesPendingMemory(t *testing.T) {
 // of the merged memory, and the next consolidation carries both.
 func TestPulledDigestEditMeetsPendingEdit(t *testing.T) {
 	defer func(r merge.Renderer) { DigestRenderer = r }(DigestRenderer)
-	DigestRenderer = markdownRender
+	DigestRenderer = consolidate.RenderFiles
 	l := newRepo(t)
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	var ids []string

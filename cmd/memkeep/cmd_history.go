@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,9 +12,6 @@ import (
 	"github.com/memkeep/memkeep/gitstore/merge"
 	"github.com/memkeep/memkeep/layers/config"
 	"github.com/memkeep/memkeep/layers/consolidate"
-	"github.com/memkeep/memkeep/layers/l2"
-	"github.com/memkeep/memkeep/layers/l3"
-	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/render"
 )
 
@@ -215,42 +211,12 @@ resolve, above 128 on a crash.`,
 				return usagef("merge-driver takes %%O %%A %%B %%P (got %d arguments)", c.NArg())
 			}
 			a := c.Args().Slice()
-			if code := merge.RunMergeDriver(a[0], a[1], a[2], a[3], renderMerged); code != merge.ExitClean {
+			if code := merge.RunMergeDriver(a[0], a[1], a[2], a[3], consolidate.RenderFiles); code != merge.ExitClean {
 				return cli.Exit("", code)
 			}
 			return nil
 		},
 	}
-}
-
-// renderMerged renders memory.md from the merged facts.json, concepts.json
-// and sessions' L2 files, as consolidation renders it from the files.
-func renderMerged(factsJSON, conceptsJSON []byte, sessionFiles map[string][]byte) ([]byte, error) {
-	facts := l4.Facts{SchemaVersion: l4.SchemaVersion}
-	if err := l2.DecodeJSON(factsJSON, &facts); err != nil {
-		return nil, fmt.Errorf("merged facts.json: %w", err)
-	}
-	concepts := l3.File{SchemaVersion: l3.SchemaVersion}
-	if err := l2.DecodeJSON(conceptsJSON, &concepts); err != nil {
-		return nil, fmt.Errorf("merged concepts.json: %w", err)
-	}
-	bases := make([]string, 0, len(sessionFiles))
-	for b := range sessionFiles {
-		bases = append(bases, b)
-	}
-	slices.Sort(bases)
-	sessions := make([]*l2.File, 0, len(bases))
-	for _, b := range bases {
-		f := &l2.File{SchemaVersion: l2.SchemaVersion}
-		if data := sessionFiles[b]; data != nil {
-			var err error
-			if f, err = l2.Decode(b+".l2.json", data); err != nil {
-				return nil, err
-			}
-		}
-		sessions = append(sessions, consolidate.CompleteSession(f, b))
-	}
-	return render.Markdown(render.Memory{Facts: &facts, Concepts: &concepts, Sessions: sessions}), nil
 }
 
 // --- context ---

@@ -254,7 +254,7 @@ func init() {
 	consolidate.EditSource = memoryEditSource
 	// A reviewer's memory.md edit that comes with a pull survives
 	// memkeep's own rendering of its pending memory (gitstore.Sync).
-	gitstore.DigestRenderer = renderMerged
+	gitstore.DigestRenderer = consolidate.RenderFiles
 }
 
 // memoryEditSource names the commit a reviewer's edit of memory.md came

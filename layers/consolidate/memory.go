@@ -12,9 +12,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -136,6 +138,38 @@ func loadSessions(l memdir.Layout, ss []l2.Session) []readSession {
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// RenderFiles renders memory.md from the encoded facts.json, concepts.json
+// and sessions' L2 files (by base; nil for a session without one), as
+// consolidation renders it from the files on disk: the merge driver and
+// the pull's reconciliation render a merged tree with it.
+func RenderFiles(factsJSON, conceptsJSON []byte, sessionFiles map[string][]byte) ([]byte, error) {
+	facts := l4.Facts{SchemaVersion: l4.SchemaVersion}
+	if err := l2.DecodeJSON(factsJSON, &facts); err != nil {
+		return nil, fmt.Errorf("merged facts.json: %w", err)
+	}
+	concepts := l3.File{SchemaVersion: l3.SchemaVersion}
+	if err := l2.DecodeJSON(conceptsJSON, &concepts); err != nil {
+		return nil, fmt.Errorf("merged concepts.json: %w", err)
+	}
+	bases := make([]string, 0, len(sessionFiles))
+	for b := range sessionFiles {
+		bases = append(bases, b)
+	}
+	slices.Sort(bases)
+	sessions := make([]*l2.File, 0, len(bases))
+	for _, b := range bases {
+		f := &l2.File{SchemaVersion: l2.SchemaVersion}
+		if data := sessionFiles[b]; data != nil {
+			var err error
+			if f, err = l2.Decode(b+".l2.json", data); err != nil {
+				return nil, err
+			}
+		}
+		sessions = append(sessions, CompleteSession(f, b))
+	}
+	return render.Markdown(render.Memory{Facts: &facts, Concepts: &concepts, Sessions: sessions}), nil
 }
 
 // CompleteSession fills in what an L2 file may lack and its name tells:

@@ -190,7 +190,10 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			origs = append(origs, t)
 		}
 	})
-	if len(origs) == 0 {
+	// A question naming what memory never saw is answered by nothing,
+	// before any scoring: a prompt about something new pays only for the
+	// lookups of its names.
+	if len(origs) == 0 || len(ix.unknown(query, tok)) > 0 {
 		return nil
 	}
 	n := ix.numDocs()
@@ -232,9 +235,6 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			ix.addScores(&sc, fb)
 			units = ix.units(sc, qs, origs)
 		}
-	}
-	if len(ix.unknown(query, tok)) > 0 {
-		return nil
 	}
 	var hits []Hit
 	sn := newSnippets(qs, tok)

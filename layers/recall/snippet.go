@@ -355,11 +355,12 @@ func (sn *snippets) focus(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	type found struct {
+	// The words holding query terms, by byte offset.
+	type hold struct {
 		at  int
 		bit uint64
 	}
-	var fs []found
+	var fs []hold
 	for i := 0; i < len(s); {
 		j := strings.IndexByte(s[i:], ' ')
 		if j < 0 {
@@ -368,7 +369,7 @@ func (sn *snippets) focus(s string, n int) string {
 			j += i
 		}
 		if m := sn.found(s[i:j]); m != 0 {
-			fs = append(fs, found{i, m})
+			fs = append(fs, hold{i, m})
 		}
 		i = j + 1
 	}
