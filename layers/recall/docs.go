@@ -24,6 +24,7 @@ const (
 	wCompact = 0.4
 	wPath    = 1.6
 	wCmd     = 1.3
+	wProse   = 0.5
 	wPattern = 1.3
 	wDiff    = 1.2
 	wArg     = 1.0
@@ -140,7 +141,9 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		d.Kind = kindTool
 		b.field(f.tool, wToolNm)
 		b.field(f.file, wPath)
-		b.field(f.cmd, wCmd)
+		code, prose := splitProse(f.cmd)
+		b.field(code, wCmd)
+		b.field(prose, wProse)
 		b.field(f.pat, wPattern)
 		b.field(f.diff, wDiff)
 		b.field(f.arg, wArg)
@@ -296,4 +299,56 @@ func dayOf(date string) uint32 {
 		return 0
 	}
 	return uint32(max(0, t.Unix()/86400))
+}
+
+// splitProse parts a command into its code and the prose quoted in it: a
+// commit message, an issue's description or closing reason. The prose
+// retells work done elsewhere in the session, where the answer is; as a
+// command it would outweigh it.
+func splitProse(cmd string) (code, prose string) {
+	var c, p strings.Builder
+	for i := 0; i < len(cmd); {
+		q := cmd[i]
+		if q != '"' && q != '\'' {
+			c.WriteByte(q)
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(cmd) && cmd[end] != q {
+			if q == '"' && cmd[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		quoted := cmd[i+1 : min(end, len(cmd))]
+		if isProse(quoted) {
+			p.WriteString(quoted)
+			p.WriteByte('\n')
+		} else {
+			c.WriteString(cmd[i:min(end+1, len(cmd))])
+		}
+		i = end + 1
+	}
+	return c.String(), p.String()
+}
+
+// isProse reports whether quoted text reads as sentences, not code: a
+// few words, hardly any of code's punctuation.
+func isProse(s string) bool {
+	if strings.HasPrefix(s, "$(cat <<") {
+		// A heredoc: the text starts on its next line.
+		_, s, _ = strings.Cut(s, "\n")
+	}
+	if len(s) < 40 || strings.Count(s, " ") < 5 {
+		return false
+	}
+	code := 0
+	for _, r := range s {
+		switch r {
+		case '{', '}', '[', ']', ';', '=', '<', '>', '|', '$', '\\':
+			code++
+		}
+	}
+	return code*30 < len(s)
 }

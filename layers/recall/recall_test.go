@@ -522,3 +522,42 @@ func TestDocSet(t *testing.T) {
 		t.Error("a nil set holds something")
 	}
 }
+
+// TestWorkOutranksItsCommitMessage: a commit message retells the work in
+// the question's words; the answer is where the work was done.
+func TestWorkOutranksItsCommitMessage(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(12),
+		say("The tail worker keeps the byte offset of the transcript lines it has read: it polls every second and reads only what was appended."),
+		edit("lib/tail_worker.ex", "+12 -0 def poll(offset)"))
+	recs = append(recs, filler(12)...)
+	recs = append(recs, map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Bash", "exit": 0,
+		"cmd": `git add lib/tail_worker.ex && git commit -m "feat: the tail worker keeps track of the transcript lines it has read"`})
+	recs = append(recs, filler(12)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("how does the tail worker keep track of the transcript lines it has read", Options{Max: 2})
+	if len(hits) == 0 || hits[0].Lines[0] > 13 || hits[0].Lines[1] < 13 {
+		t.Errorf("the explanation (line 13) is not the first answer: %+v", hits)
+	}
+}
+
+func TestSplitProse(t *testing.T) {
+	for _, c := range []struct{ cmd, code, prose string }{
+		{`git commit -m "feat: tail worker polls the transcript file and keeps its offset"`,
+			`git commit -m `, "feat: tail worker polls the transcript file and keeps its offset\n"},
+		// A heredoc in a command substitution, cut off by L1's limit.
+		{"git commit -m \"$(cat <<'EOF'\nfix: keep the offset when the file is rotated by the logger…",
+			"git commit -m ", "$(cat <<'EOF'\nfix: keep the offset when the file is rotated by the logger…\n"},
+		// Code in quotes stays code.
+		{`python3 -c "import json; d = json.load(open('x')); print(d['a'][0])"`,
+			`python3 -c "import json; d = json.load(open('x')); print(d['a'][0])"`, ""},
+		{`grep -rn "def poll" lib/`, `grep -rn "def poll" lib/`, ""},
+		{`bd close x-1 --reason='Done: the worker keeps its byte offset across restarts now'`,
+			`bd close x-1 --reason=`, "Done: the worker keeps its byte offset across restarts now\n"},
+	} {
+		code, prose := splitProse(c.cmd)
+		if code != c.code || prose != c.prose {
+			t.Errorf("splitProse(%q) = %q, %q; want %q, %q", c.cmd, code, prose, c.code, c.prose)
+		}
+	}
+}

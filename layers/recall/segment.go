@@ -37,7 +37,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall8\n"
+const segMagic = "memkeep-recall9\n"
 
 const (
 	segHeader   = len(segMagic) + 9*4
