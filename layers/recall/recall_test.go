@@ -561,3 +561,32 @@ func TestSplitProse(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerptShowsAMatchingLineAfterTheWindow: a line after the lines
+// that match, which holds the question's words too (the fix after the
+// failure), is shown by its score, before lines that hold less of it.
+func TestExcerptShowsAMatchingLineAfterTheWindow(t *testing.T) {
+	m := newMemory(t)
+	weak := func(n int) []map[string]any {
+		var out []map[string]any
+		for i := range n {
+			out = append(out, say("Deploy step "+itoa(i)+" done."))
+		}
+		return out
+	}
+	recs := append(filler(16), weak(4)...)
+	recs = append(recs, say("The deploy script fails on staging: PATH lacks node there."))
+	recs = append(recs, weak(4)...)
+	recs = append(recs, filler(2)...)
+	recs = append(recs, say("Fixed: the staging deploy now sources the profile first, so node is found."))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why does the deploy script fail on staging", Options{Max: 1})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	shown := hits[0].Snippet + "\n" + strings.Join(hits[0].Excerpt, "\n")
+	if !strings.Contains(shown, "PATH lacks node") || !strings.Contains(shown, "sources the profile") {
+		t.Errorf("the answer shows %q, not both the failure and its fix", shown)
+	}
+}

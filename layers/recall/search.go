@@ -701,11 +701,12 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			// What follows the lines that match is often the answer (the
 			// explanation after the error, the fix after the failure): the
 			// next lines are part of the answer's window, shown after the
-			// lines that match.
+			// lines that match. One of them that holds the question's
+			// words is shown by its score, as the lines around are.
 			for _, nb := range ix.following(c.at, u.lines[1], answerFollow) {
 				if !slices.Contains(u.window, nb) {
 					u.window = append(u.window, nb)
-					u.wscore = append(u.wscore, 0)
+					u.wscore = append(u.wscore, sc.at(nb).score)
 				}
 				_, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc))
 				u.lines[1] = max(u.lines[1], nl)
