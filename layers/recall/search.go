@@ -1001,8 +1001,10 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// (SliceBuilder: a module only a tool's output named) may be
 			// code memory holds in pieces, and is let through.
 			lower := strings.ToLower(w.text)
-			known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0 ||
-				!isThing(tok.stem(lower)) && ix.knownParts(w.text, tok)
+			stem := tok.stem(lower)
+			known = ix.df(lower) > 0 || ix.df(stem) > 0 ||
+				!isThing(stem) && ix.knownParts(w.text, tok) ||
+				ix.seenKind([]queryWord{{lower, stem}}, tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)

@@ -30,18 +30,7 @@ var thingsStems string
 // thingLines are the starts of thingsStems's lines, which are sorted: a
 // query looks a few dozen names up by binary search, without building a
 // set of two thousand strings in every hook process.
-var thingLines = sync.OnceValue(func() []int {
-	starts := make([]int, 0, 4096)
-	for i := 0; i < len(thingsStems); {
-		starts = append(starts, i)
-		j := strings.IndexByte(thingsStems[i:], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-	}
-	return starts
-})
+var thingLines = sync.OnceValue(func() []int { return lineStarts(thingsStems) })
 
 // isThing reports whether stems (a name's stems, joined by spaces) is a
 // line of thingsStems.
@@ -117,7 +106,8 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	runs = append(runs, run)
 	var out []string
 	for i, w := range words {
-		if name := strings.ToLower(w.text); plainName(words, i) && !ix.seen([]queryWord{{name, tok.stem(name)}}, tok) && !slices.Contains(out, name) {
+		name := strings.ToLower(w.text)
+		if qw := []queryWord{{name, tok.stem(name)}}; plainName(words, i) && !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -133,7 +123,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 				i++
 				continue
 			}
-			if !ix.seen(run[i:i+n], tok) {
+			if !ix.seen(run[i:i+n], tok) && !ix.seenKind(run[i:i+n], tok) {
 				var ws []string
 				for _, w := range run[i : i+n] {
 					ws = append(ws, w.text)

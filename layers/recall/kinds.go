@@ -1,0 +1,134 @@
+package recall
+
+import (
+	_ "embed"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Kinds. A question asked in other words often names a thing by its kind
+// ("the ORM", "distributed tracing", "the job queue") where the sessions
+// only named the product used (Ash, OpenTelemetry, Oban). kinds.txt lists,
+// for a kind, its well-known members; a kind memory never names is seen
+// when one of its members is. The way is one-way: a member is not seen
+// because its kind or another member is ("why did we move to Prisma" in
+// a project on Ecto names what never happened).
+
+//go:embed kinds.txt
+var kindsText string
+
+// kindsStems is kinds.txt stemmed as the index stems, a kind a line: its
+// stems, a tab, its members' stems separated by ", ". Generated, sorted
+// by kind: go test ./layers/recall -run TestKindsStems -update
+//
+//go:embed kinds.stems
+var kindsStems string
+
+// kindLines are the starts of kindsStems's lines, for binary search.
+var kindLines = sync.OnceValue(func() []int { return lineStarts(kindsStems) })
+
+// lineStarts gives the offsets at which text's lines start.
+func lineStarts(text string) []int {
+	starts := make([]int, 0, strings.Count(text, "\n")+1)
+	for i := 0; i < len(text); {
+		starts = append(starts, i)
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return starts
+}
+
+// members gives the stems of the members of the kind whose stems (joined
+// by spaces) are kind, each member's joined by spaces; nil if kind is no
+// listed kind.
+func members(kind string) []string {
+	starts := kindLines()
+	line := func(k int) (string, string) {
+		l := kindsStems[starts[k]:]
+		if j := strings.IndexByte(l, '\n'); j >= 0 {
+			l = l[:j]
+		}
+		name, ms, _ := strings.Cut(l, "\t")
+		return name, ms
+	}
+	k := sort.Search(len(starts), func(k int) bool { name, _ := line(k); return name >= kind })
+	if k == len(starts) {
+		return nil
+	}
+	name, ms := line(k)
+	if name != kind {
+		return nil
+	}
+	return strings.Split(ms, ", ")
+}
+
+// seenKind reports whether memory holds a member of the kind name is.
+func (ix *Index) seenKind(name []queryWord, tok *tokenizer) bool {
+	for _, m := range members(stemsOf(name)) {
+		var words []queryWord
+		for s := range strings.SplitSeq(m, " ") {
+			words = append(words, queryWord{s, s})
+		}
+		// A member's words are stems already: seen looks them up as they
+		// are, without the thesaurus a kind's member does not need.
+		if len(words) == 1 && ix.df(words[0].stem) > 0 || len(words) > 1 && ix.seen(words, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// stemKinds gives kindsStems for a kinds.txt.
+func stemKinds(text string) string {
+	tok := newTokenizer()
+	stems := func(s string) string {
+		var out []string
+		tok.each(s, func(t string) {
+			if !tok.whole {
+				out = append(out, t)
+			}
+		})
+		return strings.Join(out, " ")
+	}
+	byKind := map[string][]string{}
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		kind, ms, ok := strings.Cut(line, ":")
+		k := stems(kind)
+		if !ok || k == "" {
+			continue
+		}
+		for m := range strings.SplitSeq(ms, ",") {
+			if s := stems(m); generic(m, s) || slices.Contains(byKind[k], s) {
+				continue
+			} else {
+				byKind[k] = append(byKind[k], s)
+			}
+		}
+	}
+	var lines []string
+	for k, ms := range byKind {
+		if len(ms) > 0 {
+			lines = append(lines, k+"\t"+strings.Join(ms, ", "))
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// generic reports whether a member, stemmed to s, would be seen in any
+// conversation: a name that loses a word to the stop words ("too many
+// requests" is "request", "x-forwarded-for" is "forward"), or a number.
+func generic(member, s string) bool {
+	parts := strings.FieldsFunc(member, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return s == "" || len(strings.Fields(s)) < len(parts) || strings.Trim(s, "0123456789 ") == ""
+}

@@ -1,0 +1,73 @@
+package recall
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestKindsStems keeps kinds.stems what kinds.txt stems to; -update
+// writes it.
+func TestKindsStems(t *testing.T) {
+	generated(t, "kinds.stems", kindsStems, stemKinds(kindsText), "TestKindsStems")
+}
+
+// TestKindsFormat holds kinds.txt to its form: "kind: member, member",
+// lower case, names of at most three words, kinds sorted and listed once.
+func TestKindsFormat(t *testing.T) {
+	name := `[a-z0-9][a-z0-9 ./+#-]*`
+	line := regexp.MustCompile(`^` + name + `: ` + name + `(, ` + name + `)*$`)
+	var kinds []string
+	for i, l := range strings.Split(strings.TrimSuffix(kindsText, "\n"), "\n") {
+		if strings.HasPrefix(l, "# ") {
+			continue
+		}
+		if !line.MatchString(l) {
+			t.Errorf("line %d: %q is not \"kind: member, member\" in lower case", i+1, l)
+			continue
+		}
+		kind, ms, _ := strings.Cut(l, ": ")
+		for _, n := range append(strings.Split(ms, ", "), kind) {
+			if len(strings.Fields(n)) > maxThingWords {
+				t.Errorf("line %d: %q has more than %d words", i+1, n, maxThingWords)
+			}
+		}
+		if slices.Contains(kinds, kind) {
+			t.Errorf("line %d: kind %q twice", i+1, kind)
+		}
+		kinds = append(kinds, kind)
+	}
+	if !slices.IsSorted(kinds) {
+		t.Error("kinds.txt's kinds are not sorted")
+	}
+}
+
+// TestKindSeenByItsMember: a question naming a kind memory never named is
+// answered when memory names a member of it; a member memory never named
+// is still unknown, though its kind is seen.
+func TestKindSeenByItsMember(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The Annotation resource is an Ash resource; its actions validate the message refs."),
+		say("Each hook controller opens an OpenTelemetry span and returns the trace id in a header."))...)
+	ix, err := Open(m.l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"Which ORM resources hold the annotations?", nil},
+		{"How did we add distributed tracing to the hook controllers?", nil},
+		{"Why did we move the annotation resources to Prisma?", []string{"Prisma"}},
+		{"How did we ship the hook controller traces to Jaeger?", []string{"Jaeger"}},
+		{"How does the message queue deliver the hook events?", []string{"message queue"}},
+	} {
+		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
+			t.Errorf("Unknown(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}
