@@ -68,17 +68,38 @@ func members(kind string) []string {
 	return strings.Split(ms, ", ")
 }
 
-// seenKind reports whether memory holds a member of the kind name is.
+// seenKind reports whether memory holds a member of the kind name is. A
+// member of one word is looked up; the documents read to find the words
+// of longer members side by side are phraseScan in all, and a member
+// whose words are too common to read for is not taken as seen: unlike a
+// thing's name, a kind is seen only on evidence.
 func (ix *Index) seenKind(name []queryWord, tok *tokenizer) bool {
-	for _, m := range members(stemsOf(name)) {
+	ms := members(stemsOf(name))
+	var long []string
+	for _, m := range ms {
+		if !strings.Contains(m, " ") {
+			if ix.df(m) > 0 {
+				return true
+			}
+		} else {
+			long = append(long, m)
+		}
+	}
+	budget := phraseScan
+	for _, m := range long {
 		var words []queryWord
 		for s := range strings.SplitSeq(m, " ") {
 			words = append(words, queryWord{s, s})
 		}
-		// A member's words are stems already: seen looks them up as they
-		// are, without the thesaurus a kind's member does not need.
-		if len(words) == 1 && ix.df(words[0].stem) > 0 || len(words) > 1 && ix.seen(words, tok) {
+		want, rarest := ix.phrase(words)
+		if rarest == "" || ix.df(rarest) > phraseScan {
+			continue
+		}
+		if ix.adjacent(want, rarest, &budget, tok) {
 			return true
+		}
+		if budget <= 0 {
+			return false
 		}
 	}
 	return false

@@ -71,3 +71,23 @@ func TestKindSeenByItsMember(t *testing.T) {
 		}
 	}
 }
+
+// TestKindNotSeenOnCommonWords: a member whose words memory holds too
+// often to read every document for ("service bus") does not make its kind
+// seen; a kind is seen only on evidence.
+func TestKindNotSeenOnCommonWords(t *testing.T) {
+	m := newMemory(t)
+	var recs []map[string]any
+	for i := range phraseScan + 10 {
+		recs = append(recs, say("The service restarts after step "+itoa(i)+"."), say("The bus count at step "+itoa(i)+" is fine."))
+	}
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	ix, err := Open(m.l, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if got := ix.Unknown("How does the message queue deliver the hook events?"); !slices.Equal(got, []string{"message queue"}) {
+		t.Errorf("Unknown = %q, want the message queue: no member of it is in memory", got)
+	}
+}

@@ -164,23 +164,39 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 		}
 		return slices.ContainsFunc(synonyms(name[0].stem), func(s string) bool { return ix.df(s) > 0 })
 	}
-	rarest := name[0].stem
-	for _, w := range name {
-		df := ix.df(w.stem)
-		if df == 0 {
-			return false
-		}
-		if df < ix.df(rarest) {
-			rarest = w.stem
-		}
+	want, rarest := ix.phrase(name)
+	if rarest == "" {
+		return false
 	}
 	if ix.df(rarest) > phraseScan {
 		return true
 	}
-	want := make([]string, len(name))
+	budget := phraseScan
+	return ix.adjacent(want, rarest, &budget, tok)
+}
+
+// phrase gives the stems of a name of several words and the rarest of
+// them; no rarest when memory lacks one of them.
+func (ix *Index) phrase(name []queryWord) (want []string, rarest string) {
+	want = make([]string, len(name))
+	rarestDF := 0
 	for i, w := range name {
+		df := ix.df(w.stem)
+		if df == 0 {
+			return nil, ""
+		}
+		if rarest == "" || df < rarestDF {
+			rarest, rarestDF = w.stem, df
+		}
 		want[i] = w.stem
 	}
+	return want, rarest
+}
+
+// adjacent reports whether a document holding rarest holds the stems of
+// want side by side; it reads at most budget documents, and takes from
+// budget what it read.
+func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokenizer) bool {
 	for si, s := range ix.segs {
 		first, cnt, ok := s.term(rarest)
 		if !ok {
@@ -191,6 +207,10 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 			if int(d) >= s.nDocs || ix.hidden[si].has(d) {
 				continue
 			}
+			if *budget <= 0 {
+				return false
+			}
+			*budget--
 			var got []string
 			tok.each(ix.docText(docRef{si, d}, s.doc(int(d))), func(t string) {
 				if !tok.whole {
