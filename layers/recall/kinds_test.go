@@ -91,3 +91,18 @@ func TestKindNotSeenOnCommonWords(t *testing.T) {
 		t.Errorf("Unknown = %q, want the message queue: no member of it is in memory", got)
 	}
 }
+
+// TestEveryKindIsFound: the binary search over kinds.stems finds every
+// kind it lists (a kind that is the start of another, "ci" and "ci cd",
+// included).
+func TestEveryKindIsFound(t *testing.T) {
+	for _, l := range strings.Split(strings.TrimSuffix(kindsStems, "\n"), "\n") {
+		kind, ms, _ := strings.Cut(l, "\t")
+		if got := strings.Join(members(kind), ", "); got != ms {
+			t.Errorf("members(%q) = %q, want %q", kind, got, ms)
+		}
+	}
+	if members("no such kind") != nil || members("") != nil {
+		t.Error("members of a kind not listed")
+	}
+}
