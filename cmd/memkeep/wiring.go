@@ -132,7 +132,7 @@ func (memoryAdapter) Recall(l memdir.Layout, sid, prompt string, cfg config.Reca
 		return "", err
 	}
 	defer ix.Close()
-	hits := ix.Search(prompt, recall.Options{Threshold: cfg.Threshold, Max: cfg.Max, NoFeedback: true, Candidates: 100})
+	hits := ix.Search(prompt, recall.Options{Threshold: cfg.Threshold, Max: cfg.Max, NoFeedback: true, Candidates: 100, Task: recall.IsTask(prompt)})
 	if ix.NeedsRebuild() {
 		rebuildInBackground(l)
 	}

@@ -81,6 +81,10 @@ type Options struct {
 	// into answers; 0 means 400. A caller showing a few answers (the
 	// prompt hook) may take fewer, for speed.
 	Candidates int
+	// Task says the query asks for work, not about the past (IsTask): a
+	// thing memory never saw does not leave it unanswered, and counts for
+	// nothing in its coverage.
+	Task bool
 }
 
 // Hit is one answer.
@@ -192,8 +196,16 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	})
 	// A question naming what memory never saw is answered by nothing,
 	// before any scoring: a prompt about something new pays only for the
-	// lookups of its names.
-	if len(origs) == 0 || len(ix.unknown(query, tok)) > 0 {
+	// lookups of its names. A task naming it is searched by the rest of
+	// its words, which memory knows: the new thing is to be built among
+	// them.
+	if len(origs) > 0 && len(ix.unknown(query, tok)) > 0 {
+		if !opts.Task {
+			return nil
+		}
+		origs = slices.DeleteFunc(origs, func(t string) bool { return !ix.seen([]queryWord{{t, t}}, tok) })
+	}
+	if len(origs) == 0 {
 		return nil
 	}
 	n := ix.numDocs()
