@@ -66,11 +66,10 @@ func TestRecallQuestions(t *testing.T) {
 	// The floor this set is held to, so that a change that loses answers
 	// fails: the targets recall is built for (hit@5 ≥ 0.8, ≥ 0.6 in other
 	// words, hit@1 above grep's, the prompt hook showing the answer for
-	// half), less a margin for the prompt hook; of the 26 never-happened
-	// questions one is still answered (q120, "let users undo deleting an
-	// annotation": "undo" is a verb there, which names no thing).
-	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 1 || s.neverInjected > 1 {
-		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, at most one never-happened question answered")
+	// half, and nothing for what never happened), less a margin for the
+	// prompt hook.
+	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 0 || s.neverInjected > 0 {
+		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, no never-happened question answered")
 	}
 	// fresh.json, fresh2.json and fresh3.json were written after the
 	// ranking was tuned, by helpers who saw neither questions.json nor the

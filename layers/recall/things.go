@@ -228,13 +228,14 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 }
 
 // plainNames name a thing only in some uses: "rewrite the editor in
-// react", "the undo button", but "how does the page react". things.txt
-// leaves them out; a question names the thing when a preposition or an
-// article comes before the word, or a thing's head noun after it.
+// react", "the undo button", "let users undo a deletion", but "how does
+// the page react". things.txt leaves them out; a question names the thing
+// when a preposition, an article or the people it serves come before the
+// word, or a thing's head noun after it.
 var plainNames = []string{"chef", "ember", "meteor", "puppet", "react", "redo", "retry", "rust", "swift", "undo"}
 
 var (
-	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our"}
+	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins"}
 	nameAfter  = []string{"app", "button", "component", "components", "framework", "hook", "hooks", "library", "logic", "native", "policy", "queue", "router", "support"}
 )
 

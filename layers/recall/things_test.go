@@ -75,6 +75,7 @@ func TestUnknownThings(t *testing.T) {
 		{"How does the undo logic of the transcript view work?", []string{"undo"}},
 		{"How does the transcript view react when a session lookup fails?", nil},
 		{"How did we undo the theme switch?", nil},
+		{"How did we let users undo deleting a session lookup?", []string{"undo"}},
 		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
 	}
 	for _, c := range cases {
