@@ -36,9 +36,9 @@ type evalHit struct {
 // TestRecallQuestions imports the real sessions in ../shared/transcripts
 // as they are (recorded in February: months before any test runs),
 // consolidates them, and asks the question sets fixtures/recall/
-// questions.json (the set recall was tuned on), fresh.json,
-// fresh2.json and fresh3.json (written later by helpers who saw neither
-// that set nor the code). It prints, for
+// questions.json (the set recall was tuned on), fresh.json to
+// fresh4.json (written later by helpers who saw neither that set nor the
+// code). It prints, for
 // each, in one run: hit@1 and hit@5 (the evidence in
 // a hit's snippet or in the at most 200 L1 lines its provenance points
 // at), the same on the questions phrased in other words, the share of
@@ -71,13 +71,14 @@ func TestRecallQuestions(t *testing.T) {
 	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 0 || s.neverInjected > 0 {
 		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, no never-happened question answered")
 	}
-	// fresh.json, fresh2.json and fresh3.json were written after the
-	// ranking was tuned, by helpers who saw neither questions.json nor the
+	// fresh.json to fresh4.json were written after the ranking was
+	// tuned, by helpers who saw neither questions.json nor the
 	// code: their figures say how the tuning carries to questions no one
 	// tuned for.
 	askSet(t, p, l1, "fresh.json")
 	askSet(t, p, l1, "fresh2.json")
 	askSet(t, p, l1, "fresh3.json")
+	askSet(t, p, l1, "fresh4.json")
 }
 
 // askSet asks the questions of fixtures/recall/name and logs its figures

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Ranking. Every document is scored with BM25 over its weighted fields
@@ -1013,10 +1014,13 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// (SliceBuilder: a module only a tool's output named) may be
 			// code memory holds in pieces, and is let through.
 			lower := strings.ToLower(w.text)
+			// An acronym of the words of programming (CLI, API) is one of
+			// them: known when a word of its thesaurus group is.
 			stem := tok.stem(lower)
+			qw := []queryWord{{lower, stem}}
 			known = ix.df(lower) > 0 || ix.df(stem) > 0 ||
-				!isThing(stem) && ix.knownParts(w.text, tok) ||
-				ix.seenKind([]queryWord{{lower, stem}}, tok)
+				!isThing(stem) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
+				ix.seenKind(qw, tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)
@@ -1076,6 +1080,9 @@ func (ix *Index) knownParts(word string, tok *tokenizer) bool {
 // something: capitalised inside a sentence, or with capitals, digits or
 // joiners inside it (GraphQL, k8s, cache_store, redis.conf).
 func named(w string, sentenceStart bool) bool {
+	if utf8.RuneCountInString(w) < 2 {
+		return false // "tail -F": a letter names nothing
+	}
 	for i, r := range w {
 		switch {
 		case i > 0 && (unicode.IsUpper(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '/'):

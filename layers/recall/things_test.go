@@ -46,7 +46,8 @@ func TestUnknownThings(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
 		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
-		say("The build script checks the type of every checker report."))...)
+		say("The build script checks the type of every checker report."),
+		say("Run the build script from the shell."))...)
 	ix, err := Open(m.l, "")
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +78,10 @@ func TestUnknownThings(t *testing.T) {
 		{"How did we undo the theme switch?", nil},
 		{"How did we let users undo deleting a session lookup?", []string{"undo"}},
 		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
+		// An acronym of programming's words is judged as they are; a
+		// letter is no name.
+		{"Which CLI command checks every type checker report?", nil},
+		{"Where does tail -F read the transcript view from?", nil},
 	}
 	for _, c := range cases {
 		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
