@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -27,42 +26,15 @@ var kindsText string
 //go:embed kinds.stems
 var kindsStems string
 
-// kindLines are the starts of kindsStems's lines, for binary search.
-var kindLines = sync.OnceValue(func() []int { return lineStarts(kindsStems) })
-
-// lineStarts gives the offsets at which text's lines start.
-func lineStarts(text string) []int {
-	starts := make([]int, 0, strings.Count(text, "\n")+1)
-	for i := 0; i < len(text); {
-		starts = append(starts, i)
-		j := strings.IndexByte(text[i:], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-	}
-	return starts
-}
+// kindTable looks kinds up in kindsStems.
+var kindTable = newSortedLines(kindsStems)
 
 // members gives the stems of the members of the kind whose stems (joined
 // by spaces) are kind, each member's joined by spaces; nil if kind is no
 // listed kind.
 func members(kind string) []string {
-	starts := kindLines()
-	line := func(k int) (string, string) {
-		l := kindsStems[starts[k]:]
-		if j := strings.IndexByte(l, '\n'); j >= 0 {
-			l = l[:j]
-		}
-		name, ms, _ := strings.Cut(l, "\t")
-		return name, ms
-	}
-	k := sort.Search(len(starts), func(k int) bool { name, _ := line(k); return name >= kind })
-	if k == len(starts) {
-		return nil
-	}
-	name, ms := line(k)
-	if name != kind {
+	ms, ok := kindTable.find(kind)
+	if !ok {
 		return nil
 	}
 	return strings.Split(ms, ", ")

@@ -3,9 +3,7 @@ package recall
 import (
 	_ "embed"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 )
 
 // Things. A question that names something memory never saw has no answer
@@ -27,24 +25,16 @@ var thingsText string
 //go:embed things.stems
 var thingsStems string
 
-// thingLines are the starts of thingsStems's lines, which are sorted: a
+// thingTable looks names up in thingsStems, whose lines are sorted: a
 // query looks a few dozen names up by binary search, without building a
 // set of two thousand strings in every hook process.
-var thingLines = sync.OnceValue(func() []int { return lineStarts(thingsStems) })
+var thingTable = newSortedLines(thingsStems)
 
 // isThing reports whether stems (a name's stems, joined by spaces) is a
 // line of thingsStems.
 func isThing(stems string) bool {
-	starts := thingLines()
-	line := func(k int) string {
-		l := thingsStems[starts[k]:]
-		if j := strings.IndexByte(l, '\n'); j >= 0 {
-			l = l[:j]
-		}
-		return l
-	}
-	k := sort.Search(len(starts), func(k int) bool { return line(k) >= stems })
-	return k < len(starts) && line(k) == stems
+	_, ok := thingTable.find(stems)
+	return ok
 }
 
 // maxThingWords is the most words of a thing's name.
