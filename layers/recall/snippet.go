@@ -19,7 +19,7 @@ import (
 const (
 	snippetMax  = 320
 	excerptMax  = 8
-	excerptLine = 240
+	excerptLine = 200
 )
 
 // readLine reads the L1 line at off of the file name.
