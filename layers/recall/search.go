@@ -1001,13 +1001,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 		known := false
 		if strings.ContainsAny(w.text, "._/-:") {
-			// An identifier or a path is known when a part of it is:
-			// code is referred to in pieces.
-			tok.each(w.text, func(t string) {
-				if !known && ix.df(t) > 0 {
-					known = true
-				}
-			})
+			known = ix.knownIdentifier(w.text, tok)
 		} else {
 			// A name (Redis, MySQL, GraphQL, TypeScript) is known as a
 			// whole; an identifier made of words memory knows
@@ -1033,6 +1027,41 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	return out
 }
+
+// knownIdentifier reports whether memory knows an identifier, a path or
+// a dotted name. Code is referred to in pieces: it is known when a part
+// of it is. A product named with a suffix (Vue.js, Socket.IO, Fly.io,
+// shadcn/ui) is known only as itself: by its whole name, its name run
+// together (socketio), or its listed part (vue); a suffix (js, io, ui)
+// names nothing.
+func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
+	var parts, wholes []string
+	tok.each(text, func(t string) {
+		switch {
+		case tok.whole:
+			wholes = append(wholes, t)
+		case !slices.Contains(suffixParts, t):
+			parts = append(parts, t)
+		}
+	})
+	if slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
+		return true
+	}
+	joined := tok.stem(strings.Map(func(r rune) rune {
+		if strings.ContainsRune("._/-:", r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, text))
+	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
+		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 })
+	}
+	return slices.ContainsFunc(parts, func(t string) bool { return ix.df(t) > 0 })
+}
+
+// suffixParts are the parts of a name that say what kind of file or site
+// it is, not which.
+var suffixParts = []string{"ai", "app", "co", "com", "css", "dev", "ex", "exs", "go", "html", "http", "https", "io", "js", "json", "jsx", "lock", "md", "net", "org", "py", "rb", "rs", "sh", "toml", "ts", "tsx", "txt", "ui", "www", "yaml", "yml"}
 
 // questionWord is a word of a question as the checks for unknown names
 // read it: trimmed of punctuation and of a possessive ("SubagentLive's"),

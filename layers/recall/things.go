@@ -80,13 +80,16 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	var runs [][]queryWord
 	var run []queryWord
 	for _, w := range words {
-		brk := w.text == "" || w.name
+		// A name in capitals may be a listed thing of several words
+		// ("GitHub Actions"); an identifier or a path is no such thing.
+		brk := w.text == "" || w.name && strings.ContainsAny(w.text, "._/:")
 		if !brk {
-			for part := range strings.SplitSeq(strings.ToLower(w.text), "-") {
-				if part == "" || isStop(part) || len(part) < 2 {
+			for part := range strings.SplitSeq(w.text, "-") {
+				lower := strings.ToLower(part)
+				if lower == "" || isStop(lower) || len(lower) < 2 {
 					continue
 				}
-				run = append(run, queryWord{part, tok.stem(part)})
+				run = append(run, queryWord{part, tok.stem(lower)})
 			}
 		}
 		if brk || w.ends {

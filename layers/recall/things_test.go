@@ -47,7 +47,8 @@ func TestUnknownThings(t *testing.T) {
 		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
 		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
 		say("The build script checks the type of every checker report."),
-		say("Run the build script from the shell."))...)
+		say("Run the build script from the shell."),
+		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."))...)
 	ix, err := Open(m.l, "")
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +83,13 @@ func TestUnknownThings(t *testing.T) {
 		// letter is no name.
 		{"Which CLI command checks every type checker report?", nil},
 		{"Where does tail -F read the transcript view from?", nil},
+		// A product named with a suffix is known only as itself; code
+		// is known by its parts; a listed name in capitals is judged
+		// whole.
+		{"How did we wire Vue.js into the transcript view?", []string{"Vue.js"}},
+		{"Why does the endpoint use Socket.IO for the report?", []string{"Socket.IO"}},
+		{"What does app.js open at the endpoint?", nil},
+		{"Which GitHub Actions workflow runs the build script?", []string{"GitHub Actions"}},
 	}
 	for _, c := range cases {
 		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
