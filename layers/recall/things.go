@@ -152,10 +152,17 @@ const phraseScan = 64
 // document.
 func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 	if len(name) == 1 {
-		if ix.df(name[0].stem) > 0 {
-			return true
+		if ix.df(name[0].stem) > 0 || ix.df(strings.ToLower(name[0].text)) > 0 {
+			return true // by its stem, or whole (GenServer: genserver)
 		}
-		return slices.ContainsFunc(synonyms(name[0].stem), func(s string) bool { return ix.df(s) > 0 })
+		// A listed thing is seen through a word of its thesaurus group
+		// only when that word names a thing too (favorite, bookmark): the
+		// plain words grouped with a product (eslint: lint, check, style)
+		// are in every project.
+		thing := isThing(name[0].stem)
+		return slices.ContainsFunc(synonyms(name[0].stem), func(s string) bool {
+			return (!thing || isThing(s)) && ix.df(s) > 0
+		})
 	}
 	want, rarest := ix.phrase(name)
 	if rarest == "" {
@@ -223,12 +230,13 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 // plainNames name a thing only in some uses: "rewrite the editor in
 // react", "the undo button", "let users undo a deletion", but "how does
 // the page react". things.txt leaves them out; a question names the thing
-// when a preposition, an article or the people it serves come before the
-// word, or a thing's head noun after it.
+// when a preposition, an article, the people it serves or a verb of
+// building it come before the word ("implement undo"), or a thing's head
+// noun after it.
 var plainNames = []string{"chef", "ember", "meteor", "puppet", "react", "redo", "retry", "rust", "swift", "undo"}
 
 var (
-	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins"}
+	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins", "add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported"}
 	nameAfter  = []string{"app", "button", "component", "components", "framework", "hook", "hooks", "library", "logic", "native", "policy", "queue", "router", "support"}
 )
 

@@ -78,6 +78,10 @@ func TestUnknownThings(t *testing.T) {
 		{"How does the transcript view react when a session lookup fails?", nil},
 		{"How did we undo the theme switch?", nil},
 		{"How did we let users undo deleting a session lookup?", []string{"undo"}},
+		{"How did we implement undo for closed session lookups?", []string{"undo"}},
+		// A product is not seen through the plain words grouped with it
+		// (eslint: check, style).
+		{"Where did we configure eslint for the build script?", []string{"eslint"}},
 		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
 		// An acronym of programming's words is judged as they are; a
 		// letter is no name.
