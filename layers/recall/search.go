@@ -1036,16 +1036,20 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 // names nothing.
 func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 	var parts, wholes []string
+	words := 0
 	tok.each(text, func(t string) {
 		switch {
 		case tok.whole:
 			wholes = append(wholes, t)
 		case !slices.Contains(suffixParts, t):
 			parts = append(parts, t)
+			fallthrough
+		default:
+			words++
 		}
 	})
-	if slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
-		return true
+	if words == 0 || slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
+		return true // known, or made of stop words only: "and/or" names nothing
 	}
 	joined := tok.stem(strings.Map(func(r rune) rune {
 		if strings.ContainsRune("._/-:", r) {

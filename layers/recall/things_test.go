@@ -93,6 +93,8 @@ func TestUnknownThings(t *testing.T) {
 		{"How did we wire Vue.js into the transcript view?", []string{"Vue.js"}},
 		{"Why does the endpoint use Socket.IO for the report?", []string{"Socket.IO"}},
 		{"What does app.js open at the endpoint?", nil},
+		{"Where does main.ts open the endpoint?", []string{"main.ts"}},
+		{"Does the build script run the checker and/or the shell?", nil},
 		{"Which GitHub Actions workflow runs the build script?", []string{"GitHub Actions"}},
 	}
 	for _, c := range cases {
