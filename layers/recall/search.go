@@ -182,7 +182,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	tok := newTokenizer()
 	var origs, wholes []string
 	seen := map[string]bool{}
-	tok.each(query, func(t string) {
+	tok.each(withoutChat(query), func(t string) {
 		switch {
 		case seen[t]:
 		case tok.whole:
@@ -1028,6 +1028,26 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	return out
 }
 
+// chatWords are the abbreviations of chat, which name nothing however
+// they are written ("What's the TL;DR of the epic?").
+var chatWords = []string{"afaik", "aka", "asap", "btw", "eg", "eta", "fyi", "ie", "iirc", "imho", "imo", "lgtm", "ok", "ptal", "tbd", "tl;dr", "tldr"}
+
+// withoutChat gives query without its chat abbreviations ("TL;DR",
+// "FYI"), which are no words to search for.
+func withoutChat(query string) string {
+	fields := strings.Fields(query)
+	kept := make([]string, 0, len(fields))
+	for _, f := range fields {
+		if !slices.Contains(chatWords, strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !isWordRune(r) }))) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == len(fields) {
+		return query
+	}
+	return strings.Join(kept, " ")
+}
+
 // knownIdentifier reports whether memory knows an identifier, a path or
 // a dotted name. Code is referred to in pieces: it is known when a part
 // of it is. A product named with a suffix (Vue.js, Socket.IO, Fly.io,
@@ -1087,7 +1107,7 @@ func questionWords(query string) []questionWord {
 		last := w[len(w)-1:]
 		out = append(out, questionWord{
 			text: word,
-			name: word != "" && !isStop(strings.ToLower(word)) && named(word, start),
+			name: word != "" && !isStop(strings.ToLower(word)) && !slices.Contains(chatWords, strings.ToLower(word)) && named(word, start),
 			ends: strings.ContainsAny(last, ".,;:?!()\""),
 		})
 		start = strings.ContainsAny(last, ".?!:")

@@ -95,6 +95,7 @@ func TestUnknownThings(t *testing.T) {
 		{"What does app.js open at the endpoint?", nil},
 		{"Where does main.ts open the endpoint?", []string{"main.ts"}},
 		{"Does the build script run the checker and/or the shell?", nil},
+		{"What's the TL;DR of the build script's checker report, FYI?", nil},
 		{"Which GitHub Actions workflow runs the build script?", []string{"GitHub Actions"}},
 	}
 	for _, c := range cases {
