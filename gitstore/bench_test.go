@@ -54,7 +54,7 @@ func genRepo(tb testing.TB, n int, gc bool) memdir.Layout {
 	write(tb, dir, ".claude/settings.json", "{}\n")
 	writeMemory(tb, dir)
 	for s := 0; s < 20; s++ {
-		write(tb, dir, fmt.Sprintf(".claude/memory/sessions/2026-01-%02d_1200_%08x.l2.json", s+1, s), l2(fmt.Sprintf("x-%08x", s)))
+		write(tb, dir, fmt.Sprintf(".claude/memory/sessions/2026-01-%02d_1200_%08x.l2.json", s+1, s), l2JSON(fmt.Sprintf("x-%08x", s)))
 	}
 	write(tb, dir, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-00000000","time":"2026-01-01T00:00:00Z"}`+"\n")
 	git(tb, dir, "add", "-A")

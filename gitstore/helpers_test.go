@@ -203,7 +203,8 @@ const conceptsV1 = `{
 }
 `
 
-func l2(ids ...string) string {
+// l2JSON is an L2 file holding exchanges ids.
+func l2JSON(ids ...string) string {
 	var ex []string
 	for _, id := range ids {
 		ex = append(ex, fmt.Sprintf(`{"id": %q, "summary": "did %s", "updated": "2026-01-01T00:00:00Z"}`, id, id))
@@ -219,7 +220,7 @@ func writeMemory(t testing.TB, root string) { writeMemoryWith(t, root, write) }
 func writeMemoryWith(t testing.TB, root string, write func(testing.TB, string, string, string)) {
 	write(t, root, ".claude/memory/facts.json", factsV1)
 	write(t, root, ".claude/memory/concepts.json", conceptsV1)
-	write(t, root, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l2.json", l2("x-00000001", "x-00000002"))
+	write(t, root, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l2.json", l2JSON("x-00000001", "x-00000002"))
 	write(t, root, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l1.jsonl", `{"ts":"2026-01-01T12:00:00Z","k":"prompt","off":0,"text":"hi"}`+"\n")
 	write(t, root, ".claude/memory/memory.md", "# Memory\n")
 }

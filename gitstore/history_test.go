@@ -14,7 +14,7 @@ func TestLogAndDiff(t *testing.T) {
 	write(t, dir, "src/a.go", "package a // user work\n")
 	git(t, dir, "commit", "-qam", "user commit")
 	write(t, dir, ".claude/memory/facts.json", strings.Replace(factsV1, "always run go vet", "always run go vet and staticcheck", 1))
-	write(t, dir, ".claude/memory/sessions/2026-01-03_0800_cccccccc.l2.json", l2("x-000000c1", "x-000000c2", "x-000000c3"))
+	write(t, dir, ".claude/memory/sessions/2026-01-03_0800_cccccccc.l2.json", l2JSON("x-000000c1", "x-000000c2", "x-000000c3"))
 	second := mustCommit(t, l, Options{Trailers: []Trailer{{"Memkeep-Session", "s-two"}}})
 
 	log, err := Log(l, 10)
@@ -78,7 +78,7 @@ func TestLogInAShallowClone(t *testing.T) {
 	writeMemory(t, l.Root)
 	mustCommit(t, l, Options{})
 	git(t, l.Root, "commit", "-q", "--allow-empty", "-m", "user work")
-	write(t, l.Root, ".claude/memory/sessions/2026-01-03_0800_cccccccc.l2.json", l2("x-000000c1"))
+	write(t, l.Root, ".claude/memory/sessions/2026-01-03_0800_cccccccc.l2.json", l2JSON("x-000000c1"))
 	mustCommit(t, l, Options{})
 	clone := t.TempDir()
 	git(t, l.Root, "clone", "-q", "--depth", "2", "file://"+l.Root, clone)

@@ -72,7 +72,7 @@ func TestMergeDriverMergeAndRebase(t *testing.T) {
 		}
 	}
 	branch("a", func() {
-		write(t, dir, ".claude/memory/sessions/2026-01-02_1000_aaaaaaaa.l2.json", l2("x-0000000a"))
+		write(t, dir, ".claude/memory/sessions/2026-01-02_1000_aaaaaaaa.l2.json", l2JSON("x-0000000a"))
 		write(t, dir, ".claude/memory/sessions/2026-01-02_1000_aaaaaaaa.l1.jsonl", `{"ts":"2026-01-02T10:00:00Z","k":"prompt","off":0,"text":"a"}`+"\n")
 		appendFile(t, dir, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-0000000a","time":"2026-01-02T10:00:00Z","summary":"a"}`+"\n")
 		write(t, dir, ".claude/memory/concepts.json", strings.NewReplacer(
@@ -83,7 +83,7 @@ func TestMergeDriverMergeAndRebase(t *testing.T) {
 		write(t, dir, ".claude/memory/memory.md", "# Memory\nfrom a\n")
 	})
 	branch("b", func() {
-		write(t, dir, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+		write(t, dir, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2JSON("x-0000000b"))
 		appendFile(t, dir, ".claude/memory/stream/2026-01.jsonl", `{"id":"e-0000000b","time":"2026-01-02T09:00:00Z","summary":"b"}`+"\n")
 		write(t, dir, ".claude/memory/concepts.json", strings.NewReplacer(
 			`"login flow"`, `"login"`,
@@ -221,7 +221,7 @@ func consolidateEdits(t *testing.T, l memdir.Layout, n int) *l4.Facts {
 func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
 	l := newMergeRepo(t)
 	dir := l.Root
-	sessions := map[string][]byte{"2026-01-01_1200_aaaaaaaa": []byte(l2("x-00000001"))}
+	sessions := map[string][]byte{"2026-01-01_1200_aaaaaaaa": []byte(l2JSON("x-00000001"))}
 	rendered := func() string {
 		b, err := testRender([]byte(factsV1), []byte(conceptsV1), sessions)
 		if err != nil {
@@ -232,7 +232,7 @@ func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
 	write(t, dir, ".claude/memory/.gitattributes", string(GitAttributes()))
 	write(t, dir, ".claude/memory/facts.json", factsV1)
 	write(t, dir, ".claude/memory/concepts.json", conceptsV1)
-	write(t, dir, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l2.json", l2("x-00000001"))
+	write(t, dir, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l2.json", l2JSON("x-00000001"))
 	base := rendered()
 	write(t, dir, ".claude/memory/memory.md", base)
 	mustCommit(t, l, Options{})
@@ -246,8 +246,8 @@ func TestMergeKeepsAReviewersDigestEdit(t *testing.T) {
 	if err := Sync(layoutOf(t, dir)); err != nil {
 		t.Fatal(err)
 	}
-	sessions["2026-01-02_0900_bbbbbbbb"] = []byte(l2("x-0000000b"))
-	write(t, dir, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+	sessions["2026-01-02_0900_bbbbbbbb"] = []byte(l2JSON("x-0000000b"))
+	write(t, dir, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2JSON("x-0000000b"))
 	write(t, dir, ".claude/memory/memory.md", rendered())
 	mustCommit(t, layoutOf(t, dir), Options{})
 

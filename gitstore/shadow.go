@@ -19,6 +19,7 @@ import (
 	"github.com/memkeep/memkeep/internal/atomicfile"
 	"github.com/memkeep/memkeep/internal/fastfile"
 	"github.com/memkeep/memkeep/internal/filelock"
+	"github.com/memkeep/memkeep/layers/l2"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/stream"
 	"github.com/memkeep/memkeep/render"
@@ -352,16 +353,9 @@ func shadowInputs(l memdir.Layout) (facts, concepts []byte, sessions map[string]
 		return b
 	}
 	sessions = map[string][]byte{}
-	ents, _ := os.ReadDir(l.SessionsDir())
-	for _, e := range ents {
-		if b, ok := strings.CutSuffix(e.Name(), ".l1.jsonl"); ok {
-			if _, seen := sessions[b]; !seen {
-				sessions[b] = nil
-			}
-		}
-		if b, ok := strings.CutSuffix(e.Name(), ".l2.json"); ok {
-			sessions[b] = read(filepath.Join(l.SessionsDir(), e.Name()))
-		}
+	ss, _ := l2.Sessions(l)
+	for _, s := range ss {
+		sessions[s.Base] = read(l.L2File(s.Base)) // nil for an L1 file alone
 	}
 	return read(l.FactsFile()), read(l.ConceptsFile()), sessions
 }

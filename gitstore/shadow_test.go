@@ -43,7 +43,7 @@ func TestMemoryWaitsOutsideTheWorkTree(t *testing.T) {
 	}
 
 	// A session goes on: memory changes, the user works with git.
-	write(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+	write(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2JSON("x-0000000b"))
 	appendShadow(t, l.Root, ".claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l1.jsonl", `{"ts":"2026-01-01T12:01:00Z","k":"text","off":1,"text":"more"}`+"\n")
 	if s := memStatus(t, l.Root); s != "" {
 		t.Fatalf("pending memory shows in git status:\n%s", s)
@@ -69,7 +69,7 @@ func TestMemoryWaitsOutsideTheWorkTree(t *testing.T) {
 	if got := git(t, l.Root, "show", "HEAD:.claude/memory/sessions/2026-01-01_1200_aaaaaaaa.l1.jsonl"); !strings.Contains(got, `"more"`) {
 		t.Fatalf("the pending L1 line was not committed:\n%s", got)
 	}
-	if got := readWork(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json"); got != l2("x-0000000b") {
+	if got := readWork(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json"); got != l2JSON("x-0000000b") {
 		t.Fatalf("work tree: %q", got)
 	}
 	fsck(t, l.Root)
@@ -168,12 +168,12 @@ func TestSyncFollowsCheckoutAndPull(t *testing.T) {
 	cl := layoutOf(t, clone)
 
 	// Upstream remembers a session; the clone has one of its own pending.
-	write(t, up.Root, ".claude/memory/sessions/2026-02-01_1000_upupupup.l2.json", l2("x-000000u1"))
+	write(t, up.Root, ".claude/memory/sessions/2026-02-01_1000_upupupup.l2.json", l2JSON("x-000000u1"))
 	mustCommit(t, up, Options{})
 	if err := Sync(cl); err != nil {
 		t.Fatal(err)
 	}
-	write(t, clone, ".claude/memory/sessions/2026-02-02_1000_clclclcl.l2.json", l2("x-000000c1"))
+	write(t, clone, ".claude/memory/sessions/2026-02-02_1000_clclclcl.l2.json", l2JSON("x-000000c1"))
 	if out, ok := gitOK(clone, "pull", "-q", "--rebase"); !ok {
 		t.Fatalf("git pull --rebase with memory pending: %s", out)
 	}
@@ -197,7 +197,7 @@ func TestSyncFollowsCheckoutAndPull(t *testing.T) {
 	// what is pending stays.
 	git(t, clone, "checkout", "-q", "-b", "old", "HEAD~2")
 	git(t, clone, "checkout", "-q", "-b", "work")
-	write(t, clone, ".claude/memory/sessions/2026-02-03_1000_wkwkwkwk.l2.json", l2("x-000000w1"))
+	write(t, clone, ".claude/memory/sessions/2026-02-03_1000_wkwkwkwk.l2.json", l2JSON("x-000000w1"))
 	if err := Sync(cl); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestUserCommitWithEditorOpenSucceeds(t *testing.T) {
 	l := newRepo(t)
 	writeMemory(t, l.Root)
 	mustCommit(t, l, Options{})
-	write(t, l.Root, ".claude/memory/sessions/2026-01-05_0900_eeeeeeee.l2.json", l2("x-000000e1"))
+	write(t, l.Root, ".claude/memory/sessions/2026-01-05_0900_eeeeeeee.l2.json", l2JSON("x-000000e1"))
 
 	gate := filepath.Join(t.TempDir(), "editor-may-close")
 	opened := filepath.Join(t.TempDir(), "editor-opened")
@@ -355,7 +355,7 @@ func TestPulledDigestEditSurvivesPendingMemory(t *testing.T) {
 	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n1 sessions\n")
 	mustCommit(t, l, Options{})
 	// memkeep renders again for a pending session...
-	write(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2("x-0000000b"))
+	write(t, l.Root, ".claude/memory/sessions/2026-01-02_0900_bbbbbbbb.l2.json", l2JSON("x-0000000b"))
 	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n2 sessions\n")
 	// ...while a reviewer's edit lands in HEAD (here: committed by hand).
 	writeWork(t, l.Root, ".claude/memory/memory.md", "# Memory\n1 sessions\n- rule: Always run make lint.\n")
@@ -374,7 +374,7 @@ func TestPulledDigestEditSurvivesPendingMemory(t *testing.T) {
 	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n2 sessions\n")
 	mustCommit(t, l, Options{})
 	write(t, l.Root, ".claude/memory/memory.md", "# Memory\n2 sessions\npending\n")
-	writeWork(t, l.Root, ".claude/memory/sessions/2026-01-03_0900_cccccccc.l2.json", l2("x-0000000c"))
+	writeWork(t, l.Root, ".claude/memory/sessions/2026-01-03_0900_cccccccc.l2.json", l2JSON("x-0000000c"))
 	writeWork(t, l.Root, ".claude/memory/memory.md", "# Memory\n3 sessions\n")
 	git(t, l.Root, "add", ".claude/memory")
 	git(t, l.Root, "commit", "-q", "-m", "another clone's session")

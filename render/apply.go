@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"strings"
-
-	"github.com/yuin/goldmark/ast"
-	gmtext "github.com/yuin/goldmark/text"
 )
 
 // ReadPendingEdits reads the edits in have (memory.md as it is) that are
@@ -45,7 +42,7 @@ func ApplyEdits(doc []byte, edits []Edit) (out []byte, unplaced []Edit) {
 	if len(edits) == 0 {
 		return doc, nil
 	}
-	list, _ := items(doc)
+	list, rest := items(doc)
 	lines := strings.SplitAfter(string(doc), "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -94,7 +91,7 @@ func ApplyEdits(doc []byte, edits []Edit) (out []byte, unplaced []Edit) {
 	at := -1 // the line (0-based) the additions go before
 	if len(adds) > 0 {
 		var ok bool
-		if at, ok = rulesStart(doc); !ok {
+		if at, ok = rulesStart(doc, list, rest); !ok {
 			unplaced = append(unplaced, addEdits...)
 			adds = nil
 		}
@@ -131,25 +128,29 @@ func ApplyEdits(doc []byte, edits []Edit) (out []byte, unplaced []Edit) {
 }
 
 // rulesStart finds where a new rule goes: the first line (0-based) of the
-// block that follows the Rules heading, or the end of the file.
-func rulesStart(doc []byte) (int, bool) {
-	root := markdown().Parser().Parse(gmtext.NewReader(doc))
-	lineOf := lineIndex(doc)
-	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
-		h, ok := n.(*ast.Heading)
-		if !ok || h.Level != 2 || string(nodeText(h, doc)) != "Rules" {
-			continue
+// block that follows the Rules heading, or the end of the file; from the
+// items and other blocks of doc (items), not a second parse.
+func rulesStart(doc []byte, list, rest []item) (int, bool) {
+	heading := -1
+	for _, r := range rest {
+		if r.raw == "## Rules" {
+			heading = r.line
+			break
 		}
-		next := n.NextSibling()
-		if next == nil {
-			return strings.Count(string(doc), "\n") + boolInt(len(doc) > 0 && doc[len(doc)-1] != '\n'), true
-		}
-		if l := lineOf(next); l > 0 {
-			return l - 1, true
-		}
+	}
+	if heading <= 0 {
 		return 0, false
 	}
-	return 0, false
+	next := 0
+	for _, it := range slices.Concat(list, rest) {
+		if it.line > heading && (next == 0 || it.line < next) {
+			next = it.line
+		}
+	}
+	if next == 0 {
+		return strings.Count(string(doc), "\n") + boolInt(len(doc) > 0 && doc[len(doc)-1] != '\n'), true
+	}
+	return next - 1, true
 }
 
 func boolInt(b bool) int {

@@ -57,6 +57,9 @@ The index lives under the git dir and is kept current as sessions go;
 				return usagef("recall takes a QUERY, like: memkeep recall \"session registry\"")
 			}
 			o.Query = strings.Join(c.Args().Slice(), " ")
+			if onQuery != nil && !o.Rebuild {
+				onQuery()
+			}
 			return runRecall(ctx, o, s)
 		},
 	}

@@ -37,9 +37,9 @@ func contextCachePath(l memdir.Layout) string {
 }
 
 // contextKey identifies the options a context is made for.
-func contextKey(budget int, opts render.ContextOptions) string {
+func contextKey(opts render.ContextOptions) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "v5\x00%d\x00%s\x00%s\x00%s\x00", budget, opts.Branch, opts.Source, strings.Join(opts.Files, "\x01"))
+	fmt.Fprintf(h, "v5\x00%d\x00%s\x00%s\x00%s\x00", opts.Budget, opts.Branch, opts.Source, strings.Join(opts.Files, "\x01"))
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
@@ -48,7 +48,7 @@ func contextKey(budget int, opts render.ContextOptions) string {
 // when the files it was made from have not changed.
 func memoryContext(l memdir.Layout, budget int, opts render.ContextOptions) (string, error) {
 	opts.Budget = budget
-	key := contextKey(budget, opts)
+	key := contextKey(opts)
 	var c contextCache
 	if b, err := os.ReadFile(contextCachePath(l)); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key && c.Sources.Unchanged(l) {
 		return c.Text, nil

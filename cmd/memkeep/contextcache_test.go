@@ -21,7 +21,7 @@ func TestContextCacheFollowsTheMemoryFiles(t *testing.T) {
 	}
 	bigMemory(t, dir, 200)
 	l, _ := memdir.Find(dir)
-	want, err := consolidate.Context(l, render.ContextOptions{Budget: 3000, Branch: "main"})
+	want, _, err := consolidate.ContextWithSources(l, render.ContextOptions{Budget: 3000, Branch: "main"})
 	if err != nil || want == "" {
 		t.Fatalf("uncached context: %q, %v", want, err)
 	}

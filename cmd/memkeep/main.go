@@ -6,7 +6,6 @@ import (
 	"context"
 	"os"
 	"runtime/debug"
-	"slices"
 
 	"github.com/memkeep/memkeep/hooks"
 )
@@ -18,11 +17,15 @@ func main() {
 		shortLived()
 		os.Exit(hooks.Run(os.Args[2], os.Stdin, os.Stdout, hookDeps()))
 	}
-	if len(os.Args) > 1 && os.Args[1] == "recall" && !slices.Contains(os.Args, "--rebuild") {
-		shortLived() // a query; a rebuild holds the whole index in memory
-	}
+	onQuery = shortLived
 	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
+
+// onQuery runs when `memkeep recall` has parsed its flags and will search,
+// not rebuild the index (which holds the whole index in memory): main sets
+// it to shortLived; tests, running commands in their own process, leave
+// it unset.
+var onQuery func()
 
 // shortLived tunes the garbage collector for a process that lives a few
 // milliseconds, a hook or a query: with Go's default the first collections

@@ -172,7 +172,7 @@ func TestContextBudgetAndRecall(t *testing.T) {
 	}
 	m, _ := Load(l)
 	for _, budget := range []int{40, 120, 6000} {
-		ctx, err := Context(l, contextOpts(budget, []string{"auth/token.go"}))
+		ctx, _, err := ContextWithSources(l, contextOpts(budget, []string{"auth/token.go"}))
 		if err != nil || len(ctx) > budget {
 			t.Errorf("budget %d: %d chars (%v)", budget, len(ctx), err)
 		}

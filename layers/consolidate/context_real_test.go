@@ -62,7 +62,7 @@ func TestContextReadsOnlyRecentSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, opts := range []render.ContextOptions{{Budget: 6000}, {Budget: 2000, Branch: "feature/tmux-sessions"}, {Budget: 9000, Files: []string{"lib/spotter/services/tmux.ex"}}} {
-		got, err := Context(l, opts)
+		got, _, err := ContextWithSources(l, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

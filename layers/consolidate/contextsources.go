@@ -37,13 +37,13 @@ func ContextWithSources(l memdir.Layout, opts render.ContextOptions) (string, Co
 	if err != nil {
 		return "", src, err
 	}
-	recent, err := v.recent(render.ContextSessions)
+	recent, scanned, err := v.recent(render.ContextSessions)
 	if err != nil {
 		return "", src, err
 	}
 	v.saveIndex()
-	src.Sessions = v.scanned
-	src.All = len(v.scanned) == len(v.bases)
+	src.Sessions = scanned
+	src.All = len(scanned) == len(v.bases)
 	return render.Context(render.Memory{Facts: v.facts, Concepts: v.concepts, Sessions: recent}, opts), src, nil
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/memkeep/memkeep/layers/l4"
 	"github.com/memkeep/memkeep/layers/memdir"
 	"github.com/memkeep/memkeep/layers/scrub"
-	"github.com/memkeep/memkeep/render"
 )
 
 // locked runs fn on the memory loaded under the memory lock, waiting at
@@ -394,14 +393,4 @@ func RecordPrompt(l memdir.Layout, sessionID, prompt string, now time.Time) ([]s
 		return nil, err
 	}
 	return rules, nil
-}
-
-// Context is the SessionStart context under opts.Budget characters.
-//
-// Of L2 it shows only the most recent sessions with exchanges, so only
-// those are read (view.recent): SessionStart right after a pull reads a
-// few files, not every session of the project.
-func Context(l memdir.Layout, opts render.ContextOptions) (string, error) {
-	text, _, err := ContextWithSources(l, opts)
-	return text, err
 }

@@ -385,7 +385,10 @@ func (m *Memory) assign(scope []*l2.File, create bool, sum *Summary) {
 			}
 		}
 	}
-	byID, _ = m.Exchanges()
+	if byID == nil {
+		// Assign changes the exchanges byID points at, not which there are.
+		byID, _ = m.Exchanges()
+	}
 	m.Concepts.Refresh(byID)
 }
 

@@ -74,8 +74,6 @@ type view struct {
 	loaded   map[string]*loadedSession
 	idx      sessionIndex
 	dirty    bool
-	// scanned are the sessions recent looked at last, newest first.
-	scanned []SessionStamp
 	// own is the session Pending is about: it is loaded every time, so
 	// its entry (which changes with every Stop) is not kept in the index.
 	own string
@@ -207,7 +205,7 @@ func (v *view) l4Status() (LayerStatus, error) {
 // digestStatus renders memory.md from what it shows of the sessions —
 // the latest ones with exchanges — and compares.
 func (v *view) digestStatus() (LayerStatus, error) {
-	recent, err := v.recent(render.DigestSessions)
+	recent, _, err := v.recent(render.DigestSessions)
 	if err != nil {
 		return LayerStatus{}, err
 	}
@@ -220,28 +218,27 @@ func (v *view) digestStatus() (LayerStatus, error) {
 // recent is the newest n sessions that hold exchanges, in start order: all
 // of L2 that memory.md and the SessionStart context show. Sessions without
 // exchanges are passed over by their index entry, without being read.
-func (v *view) recent(n int) ([]*l2.File, error) {
-	var recent []*l2.File
-	v.scanned = v.scanned[:0]
+// scanned are the sessions it looked at, newest first.
+func (v *view) recent(n int) (recent []*l2.File, scanned []SessionStamp, err error) {
 	for i := len(v.bases) - 1; i >= 0 && len(recent) < n; i-- {
 		e, err := v.entry(v.bases[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		v.scanned = append(v.scanned, SessionStamp{Base: v.bases[i], Stamp: e.Stamp})
+		scanned = append(scanned, SessionStamp{Base: v.bases[i], Stamp: e.Stamp})
 		if !e.Exchanges {
 			continue
 		}
 		f, err := v.session(v.bases[i])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(f.Exchanges) > 0 {
 			recent = append(recent, f)
 		}
 	}
 	slices.Reverse(recent)
-	return recent, nil
+	return recent, scanned, nil
 }
 
 // saveIndex keeps the digests learnt for the next Pending.

@@ -178,17 +178,10 @@ const (
 
 // Propose suggests a concept for an exchange: the most similar existing
 // concept by files and keywords, or a new name from the exchange's own
-// words when none is similar enough.
-func (f *File) Propose(e *l2.Exchange) Proposal {
-	p := newProbe(e)
-	best := Proposal{}
-	for _, c := range f.Concepts {
-		if s := p.against(&c); s > best.Score {
-			best = Proposal{ConceptID: c.ID, Name: c.Name, Score: s}
-		}
-	}
-	return f.settle(best, e)
-}
+// words when none is similar enough. It scores against the union of each
+// concept's members' files and words; ProposeAmong, where the members
+// are loaded, against the members themselves.
+func (f *File) Propose(e *l2.Exchange) Proposal { return f.ProposeAmong(e, nil) }
 
 // settle gives the best concept found when it is similar enough, its
 // score rounded, and otherwise a new concept named by e's own words.
@@ -202,32 +195,27 @@ func (f *File) settle(best Proposal, e *l2.Exchange) Proposal {
 
 // Members gives proposals the concepts' members: the exchanges by id.
 type Members struct {
-	byID  map[string]*l2.Exchange
-	alike map[string]*Concept // each member as a concept of one
+	byID map[string]*l2.Exchange
 }
 
 // NewMembers indexes the exchanges for ProposeAmong.
-func NewMembers(byID map[string]*l2.Exchange) *Members {
-	return &Members{byID: byID, alike: map[string]*Concept{}}
-}
+func NewMembers(byID map[string]*l2.Exchange) *Members { return &Members{byID: byID} }
 
-// one is member x as a concept of its own, made once.
-func (m *Members) one(x *l2.Exchange) *Concept {
-	c := m.alike[x.ID]
-	if c == nil {
-		c = &Concept{Files: x.Files, Keywords: x.Keywords}
-		m.alike[x.ID] = c
+// member is the exchange id; nil when it or the members are unknown.
+func (m *Members) member(id string) *l2.Exchange {
+	if m == nil {
+		return nil
 	}
-	return c
+	return m.byID[id]
 }
 
-// ProposeAmong is Propose when the concepts' members are known: an
-// exchange is scored against each concept as the mean of its similarity
-// to the concept's members (average link), not against the union of the
-// members' files and words. A concept that has taken in many different pieces of work then
-// draws no more than one of them would: the union grows with every
-// member, and every feature that touched a config file joined the first
-// concept that had.
+// ProposeAmong is Propose when the concepts' members are known (m; nil
+// when they are not): an exchange is scored against each concept as the
+// mean of its similarity to the concept's members (average link), not
+// against the union of the members' files and words. A concept that has
+// taken in many different pieces of work then draws no more than one of
+// them would: the union grows with every member, and every feature that
+// touched a config file joined the first concept that had.
 func (f *File) ProposeAmong(e *l2.Exchange, m *Members) Proposal {
 	p := newProbe(e)
 	best := Proposal{}
@@ -245,8 +233,8 @@ func (f *File) ProposeAmong(e *l2.Exchange, m *Members) Proposal {
 		// The newest members speak for the concept: a long-lived one
 		// is compared with what it is now about, at a bounded cost.
 		for _, id := range c.Exchanges[max(0, len(c.Exchanges)-maxLinkMembers):] {
-			if x := m.byID[id]; x != nil && x.ID != e.ID {
-				sum += p.against(m.one(x))
+			if x := m.member(id); x != nil && x.ID != e.ID {
+				sum += p.against(&Concept{Files: x.Files, Keywords: x.Keywords})
 				n++
 			}
 		}

@@ -21,7 +21,7 @@ var kindsText string
 
 // kindsStems is kinds.txt stemmed as the index stems, a kind a line: its
 // stems, a tab, its members' stems separated by ", ". Generated, sorted
-// by kind: go test ./layers/recall -run TestKindsStems -update
+// by kind: go test ./layers/recall -run TestStems -update
 //
 //go:embed kinds.stems
 var kindsStems string
@@ -61,7 +61,7 @@ func (ix *Index) seenKind(name []queryWord, tok *tokenizer) bool {
 	for _, m := range long {
 		var words []queryWord
 		for s := range strings.SplitSeq(m, " ") {
-			words = append(words, queryWord{s, s})
+			words = append(words, queryWord{text: s, stem: s})
 		}
 		want, rarest := ix.phrase(words)
 		if rarest == "" || ix.df(rarest) > phraseScan {

@@ -7,12 +7,6 @@ import (
 	"testing"
 )
 
-// TestKindsStems keeps kinds.stems what kinds.txt stems to; -update
-// writes it.
-func TestKindsStems(t *testing.T) {
-	generated(t, "kinds.stems", kindsStems, stemKinds(kindsText), "TestKindsStems")
-}
-
 // TestKindsFormat holds kinds.txt to its form: "kind: member, member",
 // lower case, names of at most three words, kinds sorted and listed once.
 func TestKindsFormat(t *testing.T) {

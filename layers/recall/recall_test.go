@@ -101,6 +101,9 @@ func say(text string) map[string]any {
 func edit(file, diff string) map[string]any {
 	return map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Edit", "file": file, "diff": diff}
 }
+func bash(cmd string, exit int, res string) map[string]any {
+	return map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Bash", "cmd": cmd, "exit": exit, "res": res}
+}
 
 func filler(n int) []map[string]any {
 	var out []map[string]any
@@ -273,12 +276,10 @@ func TestJoinedBuildIsTheSame(t *testing.T) {
 // command, a question about a failure is answered by the one that failed.
 func TestFailureQuestionsFindTheFailure(t *testing.T) {
 	m := newMemory(t)
-	bash := func(exit int, res string) map[string]any {
-		return map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Bash", "cmd": "mix test test/tail_worker_test.exs", "exit": exit, "res": res}
-	}
-	recs := append(filler(12), bash(0, "12 tests, 0 failures"))
+	const run = "mix test test/tail_worker_test.exs"
+	recs := append(filler(12), bash(run, 0, "12 tests, 0 failures"))
 	recs = append(recs, filler(12)...)
-	recs = append(recs, bash(2, "12 tests, 1 failure"))
+	recs = append(recs, bash(run, 2, "12 tests, 1 failure"))
 	recs = append(recs, filler(12)...)
 	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
 	hits := m.search("why did the tail worker tests fail", Options{Max: 2})
@@ -531,8 +532,7 @@ func TestWorkOutranksItsCommitMessage(t *testing.T) {
 		say("The tail worker keeps the byte offset of the transcript lines it has read: it polls every second and reads only what was appended."),
 		edit("lib/tail_worker.ex", "+12 -0 def poll(offset)"))
 	recs = append(recs, filler(12)...)
-	recs = append(recs, map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Bash", "exit": 0,
-		"cmd": `git add lib/tail_worker.ex && git commit -m "feat: the tail worker keeps track of the transcript lines it has read"`})
+	recs = append(recs, bash(`git add lib/tail_worker.ex && git commit -m "feat: the tail worker keeps track of the transcript lines it has read"`, 0, ""))
 	recs = append(recs, filler(12)...)
 	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
 	hits := m.search("how does the tail worker keep track of the transcript lines it has read", Options{Max: 2})

@@ -204,7 +204,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		if !opts.Task {
 			return nil
 		}
-		origs = slices.DeleteFunc(origs, func(t string) bool { return !ix.seen([]queryWord{{t, t}}, tok) })
+		origs = slices.DeleteFunc(origs, func(t string) bool { return !ix.seen([]queryWord{{text: t, stem: t}}, tok) })
 	}
 	if len(origs) == 0 {
 		return nil
@@ -1011,7 +1011,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// An acronym of the words of programming (CLI, API) is one of
 			// them: known when a word of its thesaurus group is.
 			stem := tok.stem(lower)
-			qw := []queryWord{{lower, stem}}
+			qw := []queryWord{{text: lower, stem: stem}}
 			known = ix.df(lower) > 0 || ix.df(stem) > 0 ||
 				!isThing(stem) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
 				ix.seenKind(qw, tok)

@@ -152,27 +152,27 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		type line struct {
 			at    docRef
 			score float32
+			rank  int
 		}
 		var others []line
 		for i, r := range u.window {
 			if r != place {
-				others = append(others, line{r, u.wscore[i]})
+				others = append(others, line{at: r, score: u.wscore[i]})
 			}
 		}
 		if place != u.at && u.d.Layer == layerL1 {
-			others = append(others, line{u.at, float32(u.raw)})
+			others = append(others, line{at: u.at, score: float32(u.raw)})
 		}
 		slices.SortStableFunc(others, func(a, b line) int { return cmp.Compare(b.score, a.score) })
 		others = others[:min(len(others), excerptMax)]
-		rank := map[docRef]int{}
-		for i, o := range others {
-			rank[o.at] = i
+		for i := range others {
+			others[i].rank = i
 		}
 		slices.SortFunc(others, func(a, b line) int { return int(a.at.doc) - int(b.at.doc) })
 		for _, o := range others {
 			rf, _ := ix.l1Record(o.at, ix.segs[o.at.seg].doc(int(o.at.doc)))
 			h.Excerpt = append(h.Excerpt, sn.focus(sn.record(rf), excerptLine))
-			h.excerptRank = append(h.excerptRank, rank[o.at])
+			h.excerptRank = append(h.excerptRank, o.rank)
 		}
 		if u.exchange != nil {
 			ed := ix.segs[u.exchange.seg].doc(int(u.exchange.doc))
@@ -244,10 +244,11 @@ func (sn *snippets) record(f l1Fields) string {
 	return sn.focus(strings.Join(parts, " "), snippetMax)
 }
 
-// sentences picks the sentence (or line) of text holding the most
-// of the query, with the next one when it is short; and, when another sentence holds query terms the first lacks
-// (the "Rabbit holes" of an epic whose title matched), that one too, in
-// text order: a long message answers in its own words where it does.
+// sentences picks the sentence (or line) of text holding the most of
+// the query, with the next one when it is short; and, when another
+// sentence holds query terms the first lacks (the "Rabbit holes" of an
+// epic whose title matched), that one too, in text order: a long message
+// answers in its own words where it does.
 func (sn *snippets) sentences(text string) string {
 	sents := splitSentences(text)
 	if len(sents) == 0 {
@@ -346,10 +347,10 @@ func sentenceEnd(line string) int {
 	}
 }
 
-// focus shortens s to about n bytes, keeping what holds the query: when a
-// stretch past the start holds more of it than
-// the start does (a commit message's body, the tail of a long command),
-// the start is kept short and that stretch follows it.
+// focus shortens s to about n bytes, keeping what holds the query: when
+// a stretch past the start holds more of it than the start does (a
+// commit message's body, the tail of a long command), the start is kept
+// short and that stretch follows it.
 func (sn *snippets) focus(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {

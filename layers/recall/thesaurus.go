@@ -11,7 +11,7 @@ import (
 // "shorten" for "truncate", "extension" for "plugin". thesaurus.txt is
 // written by hand, a group of interchangeable words per line;
 // thesaurus.stems is the same groups stemmed, generated from it by
-// `go test ./layers/recall -run TestThesaurusStems -update`, so that a
+// `go test ./layers/recall -run TestStems -update`, so that a
 // hook never stems the whole thesaurus at start-up.
 
 //go:embed thesaurus.txt

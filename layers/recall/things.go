@@ -20,7 +20,7 @@ var thingsText string
 
 // thingsStems is things.txt stemmed as the index stems (one term a line,
 // its stems joined by spaces), generated so that a query does not stem
-// two thousand words: go test ./layers/recall -run TestThingsStems -update
+// two thousand words: go test ./layers/recall -run TestStems -update
 //
 //go:embed things.stems
 var thingsStems string
@@ -66,16 +66,19 @@ func stemThings(text string) string {
 	return strings.Join(slices.Compact(out), "\n") + "\n"
 }
 
-// queryWord is a word of a question: as written, and its stem; a name
-// (handled by Unknown as a whole) or punctuation breaks a run of words.
+// queryWord is a word of a question: as written, its stem, and whether
+// it is a name, which unknown judges on its own.
 type queryWord struct {
 	text, stem string
+	name       bool
 }
 
 // unknownThings lists the things a question names that memory never saw:
 // a listed word that no document holds, nor any word of its thesaurus
-// group; a listed name of two or three words whose words no document
-// holds side by side.
+// group that names a thing too (seen); a listed name of two or three
+// words whose words no document holds side by side. An identifier, a
+// path or punctuation breaks a run of words; a name does not ("GitHub
+// Actions"), but a name of one word is left to unknown.
 func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	var runs [][]queryWord
 	var run []queryWord
@@ -89,7 +92,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 				if lower == "" || isStop(lower) || len(lower) < 2 {
 					continue
 				}
-				run = append(run, queryWord{part, tok.stem(lower)})
+				run = append(run, queryWord{part, tok.stem(lower), w.name})
 			}
 		}
 		if brk || w.ends {
@@ -99,8 +102,11 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	runs = append(runs, run)
 	var out []string
 	for i, w := range words {
+		if !plainName(words, i) {
+			continue
+		}
 		name := strings.ToLower(w.text)
-		if qw := []queryWord{{name, tok.stem(name)}}; plainName(words, i) && !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && !slices.Contains(out, name) {
+		if qw := []queryWord{{text: name, stem: tok.stem(name)}}; !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -112,8 +118,8 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 					break
 				}
 			}
-			if n == 0 {
-				i++
+			if n == 0 || n == 1 && run[i].name {
+				i += max(n, 1)
 				continue
 			}
 			if !ix.seen(run[i:i+n], tok) && !ix.seenKind(run[i:i+n], tok) {

@@ -6,12 +6,6 @@ import (
 	"testing"
 )
 
-// TestThingsStems keeps things.stems what things.txt stems to; -update
-// writes it.
-func TestThingsStems(t *testing.T) {
-	generated(t, "things.stems", thingsStems, stemThings(thingsText), "TestThingsStems")
-}
-
 // TestThingsFormat holds things.txt to its rules: lower-case terms of at
 // most three words, none twice, and none of the words every programming
 // conversation uses (a question naming them names nothing in particular).
