@@ -154,10 +154,25 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 	default:
 		return
 	}
-	if f.agent != "" {
+	switch {
+	case d.Kind == kindCompact:
+		// A compaction summary retells the session: it is shown beside
+		// whichever lines it follows.
+		d.Thread = threadAny
+	case f.agent != "":
 		d.Weight = 0.4 // a subagent's work, beside the session's own
+		d.Thread = threadOf(f.agent)
 	}
 	b.endDoc(d)
+}
+
+// threadOf gives a subagent's conversation a number from 1 to 254: two
+// subagents written one after the other are told apart unless their ids
+// collide, 1 in 254.
+func threadOf(agent string) uint8 {
+	h := fnv.New32a()
+	h.Write([]byte(agent))
+	return uint8(1 + h.Sum32()%254)
 }
 
 // notTyped reports whether a prompt is markup Claude Code sent in the

@@ -590,3 +590,56 @@ func TestExcerptShowsAMatchingLineAfterTheWindow(t *testing.T) {
 		t.Errorf("the answer shows %q, not both the failure and its fix", shown)
 	}
 }
+
+// sub marks a record as a subagent's: Claude Code writes its conversation
+// after the session's lines.
+func sub(agent string, r map[string]any) map[string]any {
+	r["agent"] = agent
+	return r
+}
+
+// TestWindowStaysInItsConversation: the session's last lines and the
+// subagent's written after them are two conversations; an answer's
+// lines come from one.
+func TestWindowStaysInItsConversation(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), prompt("why does the upload page time out on large files"),
+		say("The upload controller reads the whole file into memory before streaming it; large files time out."))
+	recs = append(recs,
+		sub("a1b2c3", prompt("List the database migrations of the billing tables.")),
+		sub("a1b2c3", say("The billing tables have three migrations; none touches uploads of large files.")),
+		sub("a1b2c3", bash("ls priv/repo/migrations", 0, "20260101_billing.exs")))
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why did the upload page time out with large files", Options{Max: 3})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	if h := hits[0]; h.Lines[0] > 22 || h.Lines[1] < 22 || h.Lines[1] > 22 {
+		t.Errorf("first answer at lines %v, want the session's lines ending at 22, before the subagent's from 23", h.Lines)
+	}
+}
+
+// TestBriefIsAnsweredByTheReport: a question that matches the brief the
+// assistant gave a subagent is shown the subagent's report, not its
+// first steps.
+func TestBriefIsAnsweredByTheReport(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), say("Let me ask a subagent."))
+	recs = append(recs, sub("a7be2f0", prompt("Find out what happens to list_panes when tmux is not running: does it crash or return an error?")))
+	for i := range 12 {
+		recs = append(recs, sub("a7be2f0", map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "lib/step" + itoa(i) + ".ex"}))
+	}
+	recs = append(recs, sub("a7be2f0", say("Findings: it never raises; the rescue clause turns the missing server into an {:error, reason} tuple.")))
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("what happens to list_panes when tmux is not running", Options{Max: 3})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	h := hits[0]
+	if h.Lines[1] < 35 {
+		t.Errorf("first answer at lines %v, want the report at 35", h.Lines)
+	}
+	if !strings.Contains(h.Snippet+strings.Join(h.Excerpt, "\n"), "subagent: Findings") {
+		t.Errorf("first answer shows %q %q, want the subagent's report, said by the subagent", h.Snippet, h.Excerpt)
+	}
+}

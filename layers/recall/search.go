@@ -685,6 +685,16 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		s := ix.segs[c.at.seg]
 		d := s.doc(int(c.at.doc))
 		u := unit{at: c.at, d: d, raw: float64(c.raw), match: sc.at(c.at).match}
+		if d.Layer == layerL1 && d.Kind == kindPrompt {
+			// A subagent's brief is answered by its report: a question
+			// that finds the brief is shown the report, with the brief's
+			// score.
+			if r, ok := ix.report(c.at); ok {
+				c.at, d = r, s.doc(int(r.doc))
+				u.at, u.d = r, d
+				u.match |= sc.at(r).match
+			}
+		}
 		switch d.Layer {
 		case layerL1:
 			src := s.source(s.sourceOf(int(c.at.doc)))
@@ -839,10 +849,11 @@ func (ix *Index) neighbours(at docRef, line uint32) []docRef {
 	s := ix.segs[at.seg]
 	src := s.source(s.sourceOf(int(at.doc)))
 	lo, hi := int(src.firstDoc), int(src.firstDoc+src.docs)
+	thread := s.docThread(int(at.doc))
 	for _, step := range []int{-1, 1} {
 		for i := 1; i <= int(neighbourSpan)*2; i++ {
 			d := int(at.doc) + step*i
-			if d < max(lo, 0) || d >= min(hi, s.nDocs) {
+			if d < max(lo, 0) || d >= min(hi, s.nDocs) || !sameThread(s.docThread(d), thread) {
 				break
 			}
 			_, nl, _ := s.docSpan(d)
@@ -857,6 +868,33 @@ func (ix *Index) neighbours(at docRef, line uint32) []docRef {
 	return out
 }
 
+func sameThread(a, b uint8) bool { return a == b || a == threadAny || b == threadAny }
+
+// report finds the report of the subagent whose brief is at: the last
+// thing it wrote before its conversation ends.
+func (ix *Index) report(at docRef) (docRef, bool) {
+	s := ix.segs[at.seg]
+	thread := s.docThread(int(at.doc))
+	if thread == 0 || thread == threadAny {
+		return docRef{}, false
+	}
+	if d := int(at.doc) - 1; d >= 0 && s.sourceOf(d) == s.sourceOf(int(at.doc)) && s.docThread(d) == thread {
+		return docRef{}, false // a prompt within the subagent's work, not its brief
+	}
+	src := s.source(s.sourceOf(int(at.doc)))
+	end := min(int(src.firstDoc+src.docs), s.nDocs)
+	last := -1
+	for d := int(at.doc) + 1; d < end && s.docThread(d) == thread; d++ {
+		if k, _, _ := s.docSpan(d); k == kindText && !ix.hidden[at.seg].has(uint32(d)) {
+			last = d
+		}
+	}
+	if last < 0 {
+		return docRef{}, false
+	}
+	return docRef{at.seg, uint32(last)}, true
+}
+
 // following lists the visible documents of the n L1 lines after line, in
 // the file of at.
 func (ix *Index) following(at docRef, line uint32, n int) []docRef {
@@ -864,7 +902,8 @@ func (ix *Index) following(at docRef, line uint32, n int) []docRef {
 	s := ix.segs[at.seg]
 	src := s.source(s.sourceOf(int(at.doc)))
 	end := min(int(src.firstDoc+src.docs), s.nDocs)
-	for d := int(at.doc) + 1; d < end; d++ {
+	thread := s.docThread(int(at.doc))
+	for d := int(at.doc) + 1; d < end && sameThread(s.docThread(d), thread); d++ {
 		_, nl, _ := s.docSpan(d)
 		if nl <= line {
 			continue

@@ -37,7 +37,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall9\n"
+const segMagic = "memkeep-recall10\n"
 
 const (
 	segHeader   = len(segMagic) + 9*4
@@ -78,6 +78,8 @@ const (
 
 var kindNames = [...]string{"", "prompt", "text", "tool", "compact", "exchange", "fact", "concept", "rule", "solution", "core_logic"}
 
+const threadAny = 255
+
 // Document flags.
 const (
 	flagFailed = 1 // an L1 tool call that failed (an error, a non-zero exit)
@@ -100,6 +102,11 @@ type source struct {
 // doc is one searchable document.
 type doc struct {
 	Layer, Kind, Flags uint8
+	// Thread tells an L1 record's conversation: 0 the session's own, else
+	// a subagent's (a hash of its id). Claude Code's subagents are written
+	// after the session's lines, so an answer's window must not run from
+	// one conversation into another.
+	Thread uint8
 	// Line is an L1 record's line (1-based); for an exchange its first L1
 	// line, LineTo its last.
 	Line, LineTo uint32
@@ -260,7 +267,7 @@ func (b *segmentBuilder) encode() []byte {
 		out = le.AppendUint32(out, d.LineTo)
 		out = le.AppendUint32(out, po)
 		out = le.AppendUint32(out, pl)
-		out = append(out, d.Layer, d.Kind, d.Flags, 0)
+		out = append(out, d.Layer, d.Kind, d.Flags, d.Thread)
 		out = le.AppendUint64(out, d.Off)
 		out = le.AppendUint32(out, math.Float32bits(d.Length))
 		out = le.AppendUint32(out, math.Float32bits(d.Weight))
@@ -432,7 +439,7 @@ func (s *segment) doc(i int) doc {
 	return doc{
 		Line: le.Uint32(b), LineTo: le.Uint32(b[4:]),
 		Payload: s.str(le.Uint32(b[8:]), le.Uint32(b[12:])),
-		Layer:   b[16], Kind: b[17], Flags: b[18],
+		Layer:   b[16], Kind: b[17], Flags: b[18], Thread: b[19],
 		Off:    le.Uint64(b[20:]),
 		Length: math.Float32frombits(le.Uint32(b[28:])), Weight: math.Float32frombits(le.Uint32(b[32:])),
 		Time: int64(le.Uint64(b[36:])), Expires: le.Uint32(b[44:]),
@@ -445,6 +452,9 @@ func (s *segment) docSpan(i int) (kind uint8, line, lineTo uint32) {
 	le := binary.LittleEndian
 	return b[17], le.Uint32(b), le.Uint32(b[4:])
 }
+
+// docThread is doc(i).Thread without decoding the rest.
+func (s *segment) docThread(i int) uint8 { return s.data[s.docsAt+i*docSize+19] }
 
 // docLength is doc(i).Length without decoding the rest.
 func (s *segment) docLength(i int) float32 {

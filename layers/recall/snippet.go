@@ -209,10 +209,18 @@ func (ix *Index) conceptRef(id string) *Ref {
 // terms: the sentence of a prompt or of the assistant's text, the
 // command, the changed line.
 func (sn *snippets) record(f l1Fields) string {
-	switch f.kind {
-	case "prompt":
+	// Who said it: the user, the assistant, or a subagent the assistant
+	// briefed (its brief is not the user's words).
+	switch {
+	case f.kind == "compact":
+		return "summary: " + sn.sentences(f.text)
+	case f.kind == "prompt" && f.agent != "":
+		return "brief to a subagent: " + sn.sentences(f.text)
+	case f.kind == "prompt":
 		return "user: " + sn.sentences(f.text)
-	case "text", "compact":
+	case f.kind == "text" && f.agent != "":
+		return "subagent: " + sn.sentences(f.text)
+	case f.kind == "text":
 		return "assistant: " + sn.sentences(f.text)
 	}
 	var parts []string
