@@ -53,9 +53,13 @@ const (
 	conceptLift   = 0.3
 	// neighbourSpan is how many L1 lines either side of a record make its
 	// window: what lifts it, and the lines an answer shows; answerFollow
-	// how many lines after the last that matches the window holds too.
+	// how many lines after the last that matches the window holds too,
+	// answerLead how far before the first it looks for the assistant's
+	// words, and answerLines the most lines an answer's window spans.
 	neighbourSpan = 4
 	answerFollow  = 6
+	answerLead    = 5
+	answerLines   = 2*neighbourSpan + answerFollow + 1
 
 	// synonymCredit is the coverage a query term gets when only a word
 	// of its thesaurus group was found.
@@ -734,6 +738,16 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				_, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc))
 				u.lines[1] = max(u.lines[1], nl)
 			}
+			// The assistant's words just before the lines that match say
+			// what it was about to do and why: they open the window when
+			// it stays within answerLines.
+			if nb, ok := ix.leading(c.at, u.lines[0], answerLead); ok && !slices.Contains(u.window, nb) {
+				if _, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc)); u.lines[1]-nl < answerLines {
+					u.window = append(u.window, nb)
+					u.wscore = append(u.wscore, sc.at(nb).score)
+					u.lines[0] = nl
+				}
+			}
 			u.score = u.raw + neighbourLift*best
 			if ex, ok := exIndex.find(u.session, d.Line); ok {
 				u.exchange = &ex
@@ -893,6 +907,27 @@ func (ix *Index) report(at docRef) (docRef, bool) {
 		return docRef{}, false
 	}
 	return docRef{at.seg, uint32(last)}, true
+}
+
+// leading finds the assistant's last words in the n lines before line,
+// in at's conversation.
+func (ix *Index) leading(at docRef, line uint32, n int) (docRef, bool) {
+	s := ix.segs[at.seg]
+	src := s.source(s.sourceOf(int(at.doc)))
+	thread := s.docThread(int(at.doc))
+	for d := int(at.doc) - 1; d >= int(src.firstDoc) && sameThread(s.docThread(d), thread); d-- {
+		k, nl, _ := s.docSpan(d)
+		if nl >= line {
+			continue
+		}
+		if nl+uint32(n) < line {
+			break
+		}
+		if k == kindText && !ix.hidden[at.seg].has(uint32(d)) {
+			return docRef{at.seg, uint32(d)}, true
+		}
+	}
+	return docRef{}, false
 }
 
 // following lists the visible documents of the n L1 lines after line, in
