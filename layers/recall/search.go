@@ -882,6 +882,8 @@ func (ix *Index) neighbours(at docRef, line uint32) []docRef {
 	return out
 }
 
+// sameThread reports whether two L1 records may share an answer's
+// window: they are of one conversation, or one retells them all.
 func sameThread(a, b uint8) bool { return a == b || a == threadAny || b == threadAny }
 
 // report finds the report of the subagent whose brief is at: the last

@@ -78,6 +78,8 @@ const (
 
 var kindNames = [...]string{"", "prompt", "text", "tool", "compact", "exchange", "fact", "concept", "rule", "solution", "core_logic"}
 
+// threadAny is the thread of a record that belongs to every conversation
+// of its file: a compaction summary, which retells the session.
 const threadAny = 255
 
 // Document flags.
