@@ -151,8 +151,14 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		if f.failed {
 			d.Flags |= flagFailed
 		}
+		if f.file != "" || namesPath(f.cmd) {
+			d.Flags |= flagPath
+		}
 	default:
 		return
+	}
+	if d.Kind != kindTool && namesPath(f.text) {
+		d.Flags |= flagPath
 	}
 	switch {
 	case d.Kind == kindCompact:
@@ -173,6 +179,53 @@ func threadOf(agent string) uint8 {
 	h := fnv.New32a()
 	h.Write([]byte(agent))
 	return uint8(1 + h.Sum32()%254)
+}
+
+// namesPath reports whether s names a file by a path: a word with a
+// slash whose last part has an extension (lib/app/router.ex,
+// priv/scripts/tail.sh).
+func namesPath(s string) bool {
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '/')
+		if j < 0 {
+			return false
+		}
+		j += i
+		// The word around the slash.
+		start := j
+		for start > 0 && !pathStop(s[start-1]) {
+			start--
+		}
+		end := j + 1
+		for end < len(s) && !pathStop(s[end]) {
+			end++
+		}
+		word := strings.TrimRight(s[start:end], ".,:;!?")
+		last := word[strings.LastIndexByte(word, '/')+1:]
+		if dot := strings.LastIndexByte(last, '.'); dot > 0 && dot < len(last)-1 && len(last)-dot-1 <= 6 && start < j && isAlnum(last[dot+1:]) {
+			return true
+		}
+		i = max(end, j+1)
+	}
+	return false
+}
+
+func pathStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '`', '"', '\'', '(', ')', '[', ']', '<', '>', '{', '}', ',', '|', '=':
+		return true
+	}
+	return false
+}
+
+func isAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // notTyped reports whether a prompt is markup Claude Code sent in the

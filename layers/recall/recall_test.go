@@ -669,3 +669,47 @@ func TestAnswerOpensWithTheAssistantsIntent(t *testing.T) {
 		t.Errorf("answer at lines %v, want it to open at the assistant's words on 21 and hold the failure on 26, under 15 lines", h.Lines)
 	}
 }
+
+// TestWhereQuestionsPreferTheFile: of two records that match a question
+// alike, the one naming a file answers "where", the other "why".
+func TestWhereQuestionsPreferTheFile(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), say("The review tokens stay in memory, with a TTL, in the token store: planned ahead, settled quickly."))
+	recs = append(recs, filler(20)...)
+	recs = append(recs, say("The review tokens stay in memory, with a TTL, in the token store: lib/app/ets_keeper.ex"))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	for _, c := range []struct {
+		q    string
+		want string
+	}{
+		{"where do the review tokens of the token store stay", ":42"},
+		{"which file keeps the review tokens of the token store", ":42"},
+		{"why do the review tokens of the token store stay in memory", ":21"},
+	} {
+		hits := m.search(c.q, Options{Max: 2})
+		if len(hits) == 0 || !strings.HasSuffix(hits[0].ID, c.want) {
+			t.Errorf("%q: first answer %+v, want the record at line %s", c.q, hits, c.want[1:])
+		}
+	}
+}
+
+func TestNamesPath(t *testing.T) {
+	for s, want := range map[string]bool{
+		"lib/spotter_web/router.ex":                      true,
+		"moved it to `priv/scripts/tail_wrapper.sh`.":    true,
+		"see .claude/memory/sessions/x.l1.jsonl, line 3": true,
+		"mv scripts/a.sh priv/scripts/a.sh":              true,
+		"and/or":                                         false,
+		"mount/handle_params/handle_event":               false,
+		"1/2 of the tests":                               false,
+		"/tmp":                                           false,
+		"it went 3/4.":                                   false,
+		"a plain sentence. With dots. No slash":          false,
+		"https://example.com/docs/":                      false,
+	} {
+		if got := namesPath(s); got != want {
+			t.Errorf("namesPath(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

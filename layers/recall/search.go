@@ -760,8 +760,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			}
 		}
 		u.coverage = cover(u.match)
-		// What the question asks for: the reason (the assistant's words),
-		// the place (a file), what failed (a failed call).
+		// What the question asks for: the place (a record naming a
+		// file), what failed (a failed call).
 		u.score *= ix.intent.weigh(d)
 		// Ties: significance and recency move a score by a few percent.
 		u.score *= 0.95 + 0.05*float64(min(max(d.Weight, 0), 1))
@@ -1227,11 +1227,15 @@ func named(w string, sentenceStart bool) bool {
 // one about what failed is answered first by the calls that failed.
 // (Lifting the assistant's words for "why" and tool calls for "where"
 // was tried on the question set and lost answers.)
-type intent struct{ failed bool }
+type intent struct{ failed, place bool }
 
 func intentOf(query string) intent {
 	var in intent
-	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) }) {
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range words {
+		if w == "where" || (w == "which" || w == "what") && i+1 < len(words) && placeWords[words[i+1]] {
+			in.place = true
+		}
 		switch w {
 		case "fail", "failed", "failing", "fails", "failure", "error", "errors", "broke", "broken", "crash", "crashed", "wrong":
 			in.failed = true
@@ -1240,14 +1244,25 @@ func intentOf(query string) intent {
 	return in
 }
 
-// failedLift is what a failed call gets for a question about a failure:
-// small, so that it orders answers that match alike.
-const failedLift = 1.15
+// placeWords ask for a place after "which" or "what".
+var placeWords = map[string]bool{"file": true, "files": true, "module": true, "modules": true, "path": true, "folder": true, "directory": true, "dir": true}
+
+// failedLift is what a failed call gets for a question about a failure,
+// placeLift what a record naming a file gets for a question asking
+// where: small, so that they order answers that match alike.
+const (
+	failedLift = 1.15
+	placeLift  = 1.1
+)
 
 // weigh gives the factor an intent gives a document.
 func (in intent) weigh(d doc) float64 {
+	f := 1.0
 	if in.failed && d.Layer == layerL1 && d.Flags&flagFailed != 0 {
-		return failedLift
+		f *= failedLift
 	}
-	return 1
+	if in.place && d.Layer == layerL1 && d.Flags&flagPath != 0 {
+		f *= placeLift
+	}
+	return f
 }

@@ -37,7 +37,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall10\n"
+const segMagic = "memkeep-recall11\n"
 
 const (
 	segHeader   = len(segMagic) + 9*4
@@ -85,6 +85,7 @@ const threadAny = 255
 // Document flags.
 const (
 	flagFailed = 1 // an L1 tool call that failed (an error, a non-zero exit)
+	flagPath   = 2 // an L1 record that names a file: a tool call on it, a path in its words
 )
 
 // source is one file's part of a segment.
