@@ -713,3 +713,27 @@ func TestNamesPath(t *testing.T) {
 		}
 	}
 }
+
+// TestWhyQuestionsPreferTheAssistantsWords: of a change and the
+// assistant's words that match a question alike, the words answer "why",
+// the change "what changed".
+func TestWhyQuestionsPreferTheAssistantsWords(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), bash("sed -i 's/cache: true/cache: false/' deploy/assets.yml", 0, "asset cache off on deploy; stale bundles broke the page"))
+	recs = append(recs, filler(20)...)
+	recs = append(recs, say("The asset cache is off on deploy: stale bundles broke the page."))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	for _, c := range []struct {
+		q    string
+		want string
+	}{
+		{"why is the asset cache off on deploy", ":42"},
+		{"what turned the asset cache off on deploy", ":21"},
+	} {
+		hits := m.search(c.q, Options{Max: 2})
+		if len(hits) == 0 || !strings.HasSuffix(hits[0].ID, c.want) {
+			t.Errorf("%q: first answer %+v, want the record at line %s", c.q, hits, c.want[1:])
+		}
+	}
+}

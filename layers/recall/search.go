@@ -760,8 +760,9 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			}
 		}
 		u.coverage = cover(u.match)
-		// What the question asks for: the place (a record naming a
-		// file), what failed (a failed call).
+		// What the question asks for: the reason (the assistant's
+		// words), the place (a record naming a file), what failed (a
+		// failed call).
 		u.score *= ix.intent.weigh(d)
 		// Ties: significance and recency move a score by a few percent.
 		u.score *= 0.95 + 0.05*float64(min(max(d.Weight, 0), 1))
@@ -1227,12 +1228,16 @@ func named(w string, sentenceStart bool) bool {
 // one about what failed is answered first by the calls that failed.
 // (Lifting the assistant's words for "why" and tool calls for "where"
 // was tried on the question set and lost answers.)
-type intent struct{ failed, place bool }
+type intent struct{ failed, place, reason bool }
 
 func intentOf(query string) intent {
 	var in intent
 	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) })
 	for i, w := range words {
+		switch w {
+		case "why", "reason", "reasons", "cause", "causes":
+			in.reason = true
+		}
 		if w == "where" || (w == "which" || w == "what") && i+1 < len(words) && placeWords[words[i+1]] {
 			in.place = true
 		}
@@ -1249,10 +1254,12 @@ var placeWords = map[string]bool{"file": true, "files": true, "module": true, "m
 
 // failedLift is what a failed call gets for a question about a failure,
 // placeLift what a record naming a file gets for a question asking
-// where: small, so that they order answers that match alike.
+// where, reasonLift what the assistant's words get for a question asking
+// why: small, so that they order answers that match alike.
 const (
 	failedLift = 1.15
 	placeLift  = 1.1
+	reasonLift = 1.2
 )
 
 // weigh gives the factor an intent gives a document.
@@ -1263,6 +1270,9 @@ func (in intent) weigh(d doc) float64 {
 	}
 	if in.place && d.Layer == layerL1 && d.Flags&flagPath != 0 {
 		f *= placeLift
+	}
+	if in.reason && d.Layer == layerL1 && d.Kind == kindText {
+		f *= reasonLift
 	}
 	return f
 }
