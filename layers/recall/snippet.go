@@ -287,11 +287,24 @@ func (sn *snippets) sentences(text string) string {
 	if other < 0 {
 		return sn.focus(out, snippetMax)
 	}
-	first, second := sn.focus(out, snippetMax/2), sn.focus(sents[other], snippetMax/2)
+	second := sents[other]
+	if introduces(second) && other+1 < len(sents) && other+1 != best {
+		// A heading is shown with what it heads.
+		second += " " + sents[other+1]
+	}
+	first, second := sn.focus(out, snippetMax/2), sn.focus(second, snippetMax/2)
 	if other < best {
 		first, second = second, first
 	}
 	return first + " … " + second
+}
+
+// introduces reports whether a sentence heads what follows it: a
+// Markdown heading, a line in bold, a line ending in a colon.
+func introduces(s string) bool {
+	s = strings.TrimSpace(strings.TrimLeft(s, "> "))
+	return strings.HasPrefix(s, "#") || strings.HasSuffix(s, ":") || strings.HasSuffix(s, ":**") ||
+		len(s) > 4 && strings.HasPrefix(s, "**") && strings.HasSuffix(s, "**")
 }
 
 // found gives the query terms s holds, as bits of sn.bit.

@@ -52,3 +52,20 @@ func TestSentencesShowWhatTheFirstLacks(t *testing.T) {
 		t.Errorf("sentences gave %q: the sentence was split at its ellipsis", got)
 	}
 }
+
+// TestHeadingIsShownWithWhatItHeads: a sentence chosen for the words of
+// a heading shows the lines under it, where the answer is.
+func TestHeadingIsShownWithWhatItHeads(t *testing.T) {
+	text := "### Epic: Setup Code Quality Tools (Credo, Dialyxir)\n\n**Description:** add the checks.\n\n" +
+		strings.Repeat("> - GIVEN the tools WHEN the alias runs THEN every check executes\n", 4) +
+		"> ## Rabbit Holes\n> - Dialyzer PLT building is slow on first run\n> ## No-gos\n> - No CI integration yet\n"
+	got := snippetsOf("what rabbit holes were written into the code quality tools epic").sentences(text)
+	if !strings.Contains(got, "Rabbit Holes") || !strings.Contains(got, "PLT building is slow") {
+		t.Errorf("sentences gave %q: want the heading with what it heads", got)
+	}
+	for s, want := range map[string]bool{"## Rabbit Holes": true, "> ## No-gos": true, "**gqc.7 — Launch review**": true, "The fix:": true, "A plain sentence.": false, "**Bold** start only": false} {
+		if introduces(s) != want {
+			t.Errorf("introduces(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
