@@ -694,6 +694,8 @@ func TestWhereQuestionsPreferTheFile(t *testing.T) {
 	}
 }
 
+// TestNamesPath: a path with a file's extension names a file; words
+// joined by slashes, fractions, folders and addresses do not.
 func TestNamesPath(t *testing.T) {
 	for s, want := range map[string]bool{
 		"lib/spotter_web/router.ex":                      true,

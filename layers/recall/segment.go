@@ -26,7 +26,7 @@ import (
 //	sources   name off, len, stamp off, len, first doc, docs, first line,
 //	          next line (u32), from, to, tail (u64): ×sourceSize
 //	docs      line, line to, payload off, payload len (u32), layer, kind,
-//	          flags, pad (u8), off (u64), length, weight (f32), time (i64),
+//	          flags, thread (u8), off (u64), length, weight (f32), time (i64),
 //	          expires (u32): ×docSize; a source's documents follow each other
 //	terms     off, len, first posting, postings (u32), sorted by term
 //	postings  doc (u32), BM25 term weight (f32): the weighted frequency,
