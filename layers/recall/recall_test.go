@@ -674,22 +674,32 @@ func TestAnswerOpensWithTheAssistantsIntent(t *testing.T) {
 // alike, the one naming a file answers "where", the other "why".
 func TestWhereQuestionsPreferTheFile(t *testing.T) {
 	m := newMemory(t)
-	recs := append(filler(20), say("The review tokens stay in memory, with a TTL, in the token store: planned ahead, settled quickly."))
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(
+		say("The review tokens stay in memory, with a TTL, in the token store: planned ahead, settled quickly."),
+		say("The review tokens stay in memory, with a TTL, in the token store: lib/app/ets_keeper.ex"))...)
+	m.wantFirst(map[string]int{
+		"where do the review tokens of the token store stay":         42,
+		"which file keeps the review tokens of the token store":      42,
+		"why do the review tokens of the token store stay in memory": 21,
+	})
+}
+
+// apart places two records far from each other and from the file's
+// ends, at lines 21 and 42, so that neither lifts the other.
+func apart(a, b map[string]any) []map[string]any {
+	recs := append(filler(20), a)
 	recs = append(recs, filler(20)...)
-	recs = append(recs, say("The review tokens stay in memory, with a TTL, in the token store: lib/app/ets_keeper.ex"))
-	recs = append(recs, filler(20)...)
-	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
-	for _, c := range []struct {
-		q    string
-		want string
-	}{
-		{"where do the review tokens of the token store stay", ":42"},
-		{"which file keeps the review tokens of the token store", ":42"},
-		{"why do the review tokens of the token store stay in memory", ":21"},
-	} {
-		hits := m.search(c.q, Options{Max: 2})
-		if len(hits) == 0 || !strings.HasSuffix(hits[0].ID, c.want) {
-			t.Errorf("%q: first answer %+v, want the record at line %s", c.q, hits, c.want[1:])
+	recs = append(recs, b)
+	return append(recs, filler(20)...)
+}
+
+// wantFirst asks each question and checks the line of its first answer.
+func (m *memory) wantFirst(lines map[string]int) {
+	m.t.Helper()
+	for q, line := range lines {
+		hits := m.search(q, Options{Max: 2})
+		if len(hits) == 0 || !strings.HasSuffix(hits[0].ID, ":"+itoa(line)) {
+			m.t.Errorf("%q: first answer %+v, want the record at line %d", q, hits, line)
 		}
 	}
 }
@@ -721,21 +731,11 @@ func TestNamesPath(t *testing.T) {
 // the change "what changed".
 func TestWhyQuestionsPreferTheAssistantsWords(t *testing.T) {
 	m := newMemory(t)
-	recs := append(filler(20), bash("sed -i 's/cache: true/cache: false/' deploy/assets.yml", 0, "asset cache off on deploy; stale bundles broke the page"))
-	recs = append(recs, filler(20)...)
-	recs = append(recs, say("The asset cache is off on deploy: stale bundles broke the page."))
-	recs = append(recs, filler(20)...)
-	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
-	for _, c := range []struct {
-		q    string
-		want string
-	}{
-		{"why is the asset cache off on deploy", ":42"},
-		{"what turned the asset cache off on deploy", ":21"},
-	} {
-		hits := m.search(c.q, Options{Max: 2})
-		if len(hits) == 0 || !strings.HasSuffix(hits[0].ID, c.want) {
-			t.Errorf("%q: first answer %+v, want the record at line %s", c.q, hits, c.want[1:])
-		}
-	}
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(
+		bash("sed -i 's/cache: true/cache: false/' deploy/assets.yml", 0, "asset cache off on deploy; stale bundles broke the page"),
+		say("The asset cache is off on deploy: stale bundles broke the page."))...)
+	m.wantFirst(map[string]int{
+		"why is the asset cache off on deploy":      42,
+		"what turned the asset cache off on deploy": 21,
+	})
 }
