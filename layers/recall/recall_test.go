@@ -739,3 +739,23 @@ func TestWhyQuestionsPreferTheAssistantsWords(t *testing.T) {
 		"what turned the asset cache off on deploy": 21,
 	})
 }
+
+// TestAnswerEndsWithTheAction: an answer whose lines end on the assistant
+// saying what it will do holds the call that does it.
+func TestAnswerEndsWithTheAction(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20), say("The stylesheet is ignored by git: the assets folder is build output."))
+	for i := range 5 {
+		recs = append(recs, map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "config/part" + itoa(i) + ".exs"})
+	}
+	recs = append(recs, say("The other file there was force-added; I will do the same."), bash("git add -f priv/static/app.css", 0, ""))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why is the stylesheet ignored by git", Options{Max: 1})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	if h := hits[0]; h.Lines[0] > 21 || h.Lines[1] != 28 {
+		t.Errorf("answer at lines %v, want 21 to 28: the matching line, what follows, and the call the assistant announced", h.Lines)
+	}
+}

@@ -738,6 +738,15 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				_, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc))
 				u.lines[1] = max(u.lines[1], nl)
 			}
+			// An answer that ends on the assistant saying what it will do
+			// holds the call that does it.
+			if nb, ok := ix.action(c.at, u.lines[1]); ok && !slices.Contains(u.window, nb) {
+				if _, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc)); nl-u.lines[0] < answerLines {
+					u.window = append(u.window, nb)
+					u.wscore = append(u.wscore, sc.at(nb).score)
+					u.lines[1] = nl
+				}
+			}
 			// The assistant's words just before the lines that match say
 			// what it was about to do and why: they open the window when
 			// it stays within answerLines.
@@ -910,6 +919,33 @@ func (ix *Index) report(at docRef) (docRef, bool) {
 		return docRef{}, false
 	}
 	return docRef{at.seg, uint32(last)}, true
+}
+
+// action finds the tool call right after the window's last line when
+// that line is the assistant's words, in at's conversation.
+func (ix *Index) action(at docRef, line uint32) (docRef, bool) {
+	s := ix.segs[at.seg]
+	src := s.source(s.sourceOf(int(at.doc)))
+	end := min(int(src.firstDoc+src.docs), s.nDocs)
+	thread := s.docThread(int(at.doc))
+	last := -1
+	for d := int(at.doc); d < end && sameThread(s.docThread(d), thread); d++ {
+		k, nl, _ := s.docSpan(d)
+		if nl == line {
+			if k != kindText {
+				return docRef{}, false
+			}
+			last = d
+			continue
+		}
+		if nl > line {
+			if last >= 0 && k == kindTool && !ix.hidden[at.seg].has(uint32(d)) {
+				return docRef{at.seg, uint32(d)}, true
+			}
+			break
+		}
+	}
+	return docRef{}, false
 }
 
 // leading finds the assistant's last words in the n lines before line,
