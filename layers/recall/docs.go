@@ -202,7 +202,8 @@ func namesPath(s string) bool {
 		}
 		word := strings.TrimRight(s[start:end], ".,:;!?")
 		last := word[strings.LastIndexByte(word, '/')+1:]
-		if dot := strings.LastIndexByte(last, '.'); dot > 0 && dot < len(last)-1 && len(last)-dot-1 <= 6 && start < j && isAlnum(last[dot+1:]) {
+		if dot := strings.LastIndexByte(last, '.'); dot > 0 && dot < len(last)-1 && len(last)-dot-1 <= 6 && start < j &&
+			!strings.ContainsFunc(last[dot+1:], func(r rune) bool { return !isWordRune(r) }) {
 			return true
 		}
 		i = max(end, j+1)
@@ -216,16 +217,6 @@ func pathStop(c byte) bool {
 		return true
 	}
 	return false
-}
-
-func isAlnum(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // notTyped reports whether a prompt is markup Claude Code sent in the

@@ -45,25 +45,14 @@ func TestKindSeenByItsMember(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		say("The Annotation resource is an Ash resource; its actions validate the message refs."),
 		say("Each hook controller opens an OpenTelemetry span and returns the trace id in a header."))...)
-	ix, err := Open(m.l, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	for _, c := range []struct {
-		q    string
-		want []string
-	}{
+	ix := m.open()
+	wantUnknown(t, ix, []unknownCase{
 		{"Which ORM resources hold the annotations?", nil},
 		{"How did we add distributed tracing to the hook controllers?", nil},
 		{"Why did we move the annotation resources to Prisma?", []string{"Prisma"}},
 		{"How did we ship the hook controller traces to Jaeger?", []string{"Jaeger"}},
 		{"How does the message queue deliver the hook events?", []string{"message queue"}},
-	} {
-		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
-			t.Errorf("Unknown(%q) = %q, want %q", c.q, got, c.want)
-		}
-	}
+	})
 }
 
 // TestKindNotSeenOnCommonWords: a member whose words memory holds too
@@ -76,11 +65,7 @@ func TestKindNotSeenOnCommonWords(t *testing.T) {
 		recs = append(recs, say("The service restarts after step "+itoa(i)+"."), say("The bus count at step "+itoa(i)+" is fine."))
 	}
 	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
-	ix, err := Open(m.l, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := m.open()
 	if got := ix.Unknown("How does the message queue deliver the hook events?"); !slices.Equal(got, []string{"message queue"}) {
 		t.Errorf("Unknown = %q, want the message queue: no member of it is in memory", got)
 	}

@@ -82,12 +82,28 @@ func (m *memory) write(path string, v any) {
 	}
 }
 
-func (m *memory) search(q string, opts Options) []Hit {
+// open opens the memory's index, closed when the test ends.
+func (m *memory) open() *Index {
+	m.t.Helper()
+	ix := m.openNow()
+	m.t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// openNow opens the memory's index for the caller to close.
+func (m *memory) openNow() *Index {
 	m.t.Helper()
 	ix, err := Open(m.l, "")
 	if err != nil {
 		m.t.Fatal(err)
 	}
+	return ix
+}
+
+// search asks the index as it is now, and closes it.
+func (m *memory) search(q string, opts Options) []Hit {
+	m.t.Helper()
+	ix := m.openNow()
 	defer ix.Close()
 	return ix.Search(q, opts)
 }
@@ -277,11 +293,7 @@ func TestJoinedBuildIsTheSame(t *testing.T) {
 func TestFailureQuestionsFindTheFailure(t *testing.T) {
 	m := newMemory(t)
 	const run = "mix test test/tail_worker_test.exs"
-	recs := append(filler(12), bash(run, 0, "12 tests, 0 failures"))
-	recs = append(recs, filler(12)...)
-	recs = append(recs, bash(run, 2, "12 tests, 1 failure"))
-	recs = append(recs, filler(12)...)
-	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(12, group(bash(run, 0, "12 tests, 0 failures")), group(bash(run, 2, "12 tests, 1 failure")))...)
 	hits := m.search("why did the tail worker tests fail", Options{Max: 2})
 	if len(hits) == 0 || hits[0].Lines[0] > 26 || hits[0].Lines[1] < 26 {
 		t.Errorf("the failed run (line 26) is not the first answer: %+v", hits)
@@ -312,11 +324,7 @@ func TestCommonWordOfAMemoryRewrittenOften(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ix, err := Open(m.l, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := m.open()
 	if df, n := ix.df("cart"), ix.numDocs(); float64(df) <= n {
 		t.Fatalf("the rewrites hid no document (df %d, %v documents): the case is not made", df, n)
 	}
@@ -528,13 +536,10 @@ func TestDocSet(t *testing.T) {
 // the question's words; the answer is where the work was done.
 func TestWorkOutranksItsCommitMessage(t *testing.T) {
 	m := newMemory(t)
-	recs := append(filler(12),
-		say("The tail worker keeps the byte offset of the transcript lines it has read: it polls every second and reads only what was appended."),
-		edit("lib/tail_worker.ex", "+12 -0 def poll(offset)"))
-	recs = append(recs, filler(12)...)
-	recs = append(recs, bash(`git add lib/tail_worker.ex && git commit -m "feat: the tail worker keeps track of the transcript lines it has read"`, 0, ""))
-	recs = append(recs, filler(12)...)
-	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(12,
+		group(say("The tail worker keeps the byte offset of the transcript lines it has read: it polls every second and reads only what was appended."),
+			edit("lib/tail_worker.ex", "+12 -0 def poll(offset)")),
+		group(bash(`git add lib/tail_worker.ex && git commit -m "feat: the tail worker keeps track of the transcript lines it has read"`, 0, "")))...)
 	hits := m.search("how does the tail worker keep track of the transcript lines it has read", Options{Max: 2})
 	if len(hits) == 0 || hits[0].Lines[0] > 13 || hits[0].Lines[1] < 13 {
 		t.Errorf("the explanation (line 13) is not the first answer: %+v", hits)
@@ -674,9 +679,9 @@ func TestAnswerOpensWithTheAssistantsIntent(t *testing.T) {
 // alike, the one naming a file answers "where", the other "why".
 func TestWhereQuestionsPreferTheFile(t *testing.T) {
 	m := newMemory(t)
-	m.l1("2026-02-11_1000_aaaa1111", false, apart(
-		say("The review tokens stay in memory, with a TTL, in the token store: planned ahead, settled quickly."),
-		say("The review tokens stay in memory, with a TTL, in the token store: lib/app/ets_keeper.ex"))...)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(20,
+		group(say("The review tokens stay in memory, with a TTL, in the token store: planned ahead, settled quickly.")),
+		group(say("The review tokens stay in memory, with a TTL, in the token store: lib/app/ets_keeper.ex")))...)
 	m.wantFirst(map[string]int{
 		"where do the review tokens of the token store stay":         42,
 		"which file keeps the review tokens of the token store":      42,
@@ -684,14 +689,19 @@ func TestWhereQuestionsPreferTheFile(t *testing.T) {
 	})
 }
 
-// apart places two records far from each other and from the file's
-// ends, at lines 21 and 42, so that neither lifts the other.
-func apart(a, b map[string]any) []map[string]any {
-	recs := append(filler(20), a)
-	recs = append(recs, filler(20)...)
-	recs = append(recs, b)
-	return append(recs, filler(20)...)
+// apart places groups of records gap filler lines from each other and
+// from the file's ends, so that none lifts another.
+func apart(gap int, groups ...[]map[string]any) []map[string]any {
+	recs := filler(gap)
+	for _, g := range groups {
+		recs = append(recs, g...)
+		recs = append(recs, filler(gap)...)
+	}
+	return recs
 }
+
+// group is records written one after the other.
+func group(recs ...map[string]any) []map[string]any { return recs }
 
 // wantFirst asks each question and checks the line of its first answer.
 func (m *memory) wantFirst(lines map[string]int) {
@@ -731,9 +741,9 @@ func TestNamesPath(t *testing.T) {
 // the change "what changed".
 func TestWhyQuestionsPreferTheAssistantsWords(t *testing.T) {
 	m := newMemory(t)
-	m.l1("2026-02-11_1000_aaaa1111", false, apart(
-		bash("sed -i 's/cache: true/cache: false/' deploy/assets.yml", 0, "asset cache off on deploy; stale bundles broke the page"),
-		say("The asset cache is off on deploy: stale bundles broke the page."))...)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(20,
+		group(bash("sed -i 's/cache: true/cache: false/' deploy/assets.yml", 0, "asset cache off on deploy; stale bundles broke the page")),
+		group(say("The asset cache is off on deploy: stale bundles broke the page.")))...)
 	m.wantFirst(map[string]int{
 		"why is the asset cache off on deploy":      42,
 		"what turned the asset cache off on deploy": 21,

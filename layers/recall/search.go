@@ -689,25 +689,25 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		s := ix.segs[c.at.seg]
 		d := s.doc(int(c.at.doc))
 		u := unit{at: c.at, d: d, raw: float64(c.raw), match: sc.at(c.at).match}
-		if d.Layer == layerL1 && d.Kind == kindPrompt {
-			// A subagent's brief is answered by its report: a question
-			// that finds the brief is shown the report, with the brief's
-			// score.
-			if r, ok := ix.report(c.at); ok {
-				c.at, d = r, s.doc(int(r.doc))
-				u.at, u.d = r, d
-				u.match |= sc.at(r).match
-			}
-		}
 		switch d.Layer {
 		case layerL1:
-			src := s.source(s.sourceOf(int(c.at.doc)))
-			u.session = sessionOf(src.Name)
+			cv := ix.convOf(c.at)
+			if d.Kind == kindPrompt {
+				// A subagent's brief is answered by its report: a
+				// question that finds the brief is shown the report,
+				// with the brief's score.
+				if r, ok := cv.report(c.at.doc); ok {
+					c.at, d = r, s.doc(int(r.doc))
+					u.at, u.d = r, d
+					u.match |= sc.at(r).match
+				}
+			}
+			u.session = sessionOf(cv.src.Name)
 			u.lines = [2]uint32{d.Line, d.Line}
 			// Neighbours: the records around it in the same file.
 			best := 0.0
 			placeBits := bits(u.match)
-			for _, nb := range ix.neighbours(c.at, d.Line) {
+			for _, nb := range cv.neighbours(c.at.doc, d.Line) {
 				nsl := sc.at(nb)
 				v := float64(nsl.score)
 				best = max(best, v)
@@ -730,7 +730,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			// next lines are part of the answer's window, shown after the
 			// lines that match. One of them that holds the question's
 			// words is shown by its score, as the lines around are.
-			for _, nb := range ix.following(c.at, u.lines[1], answerFollow) {
+			for _, nb := range cv.following(c.at.doc, u.lines[1], answerFollow) {
 				if !slices.Contains(u.window, nb) {
 					u.window = append(u.window, nb)
 					u.wscore = append(u.wscore, sc.at(nb).score)
@@ -739,23 +739,14 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				u.lines[1] = max(u.lines[1], nl)
 			}
 			// An answer that ends on the assistant saying what it will do
-			// holds the call that does it.
-			if nb, ok := ix.action(c.at, u.lines[1]); ok && !slices.Contains(u.window, nb) {
-				if _, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc)); nl-u.lines[0] < answerLines {
-					u.window = append(u.window, nb)
-					u.wscore = append(u.wscore, sc.at(nb).score)
-					u.lines[1] = nl
-				}
+			// holds the call that does it; the assistant's words just
+			// before the lines that match, what it was about to do and
+			// why, open it. Both while it stays within answerLines.
+			if nb, ok := cv.action(c.at.doc, u.lines[1]); ok {
+				ix.widen(&u, nb, sc.at(nb).score)
 			}
-			// The assistant's words just before the lines that match say
-			// what it was about to do and why: they open the window when
-			// it stays within answerLines.
-			if nb, ok := ix.leading(c.at, u.lines[0], answerLead); ok && !slices.Contains(u.window, nb) {
-				if _, nl, _ := ix.segs[nb.seg].docSpan(int(nb.doc)); u.lines[1]-nl < answerLines {
-					u.window = append(u.window, nb)
-					u.wscore = append(u.wscore, sc.at(nb).score)
-					u.lines[0] = nl
-				}
+			if nb, ok := cv.leading(c.at.doc, u.lines[0], answerLead); ok {
+				ix.widen(&u, nb, sc.at(nb).score)
 			}
 			u.score = u.raw + neighbourLift*best
 			if ex, ok := exIndex.find(u.session, d.Line); ok {
@@ -866,130 +857,152 @@ func popcount(x uint32) int {
 	return n
 }
 
-// neighbours lists the documents of the lines around line in the same
-// L1 file (within neighbourSpan lines).
-func (ix *Index) neighbours(at docRef, line uint32) []docRef {
-	var out []docRef
+// conv is where an L1 record's answer may reach: the documents of its
+// file in its segment, [lo, hi), of its conversation (thread). A search
+// works it out once per record and walks the lines around from it.
+type conv struct {
+	ix     *Index
+	seg    int
+	s      *segment
+	src    source
+	lo, hi int
+	thread uint8
+}
+
+func (ix *Index) convOf(at docRef) conv {
 	s := ix.segs[at.seg]
 	src := s.source(s.sourceOf(int(at.doc)))
-	lo, hi := int(src.firstDoc), int(src.firstDoc+src.docs)
-	thread := s.docThread(int(at.doc))
+	return conv{ix, at.seg, s, src, int(src.firstDoc), min(int(src.firstDoc+src.docs), s.nDocs), s.docThread(int(at.doc))}
+}
+
+// in reports whether document d is of the conversation: in the file, and
+// of its thread or of one that retells them all.
+func (c conv) in(d int) bool {
+	return d >= c.lo && d < c.hi && sameThread(c.s.docThread(d), c.thread)
+}
+
+// visible reports whether no later version hides document d.
+func (c conv) visible(d int) bool { return !c.ix.hidden[c.seg].has(uint32(d)) }
+
+func (c conv) ref(d int) docRef { return docRef{c.seg, uint32(d)} }
+
+// sameThread reports whether two L1 records may share an answer's
+// window: they are of one conversation, or one retells them all.
+func sameThread(a, b uint8) bool { return a == b || a == threadAny || b == threadAny }
+
+// neighbours lists the documents of the lines around line (within
+// neighbourSpan lines) of the record at.
+func (c conv) neighbours(at uint32, line uint32) []docRef {
+	var out []docRef
 	for _, step := range []int{-1, 1} {
 		for i := 1; i <= int(neighbourSpan)*2; i++ {
-			d := int(at.doc) + step*i
-			if d < max(lo, 0) || d >= min(hi, s.nDocs) || !sameThread(s.docThread(d), thread) {
+			d := int(at) + step*i
+			if !c.in(d) {
 				break
 			}
-			_, nl, _ := s.docSpan(d)
+			_, nl, _ := c.s.docSpan(d)
 			if nl+uint32(neighbourSpan) < line || nl > line+uint32(neighbourSpan) {
 				break
 			}
-			if !ix.hidden[at.seg].has(uint32(d)) {
-				out = append(out, docRef{at.seg, uint32(d)})
+			if c.visible(d) {
+				out = append(out, c.ref(d))
 			}
 		}
 	}
 	return out
 }
 
-// sameThread reports whether two L1 records may share an answer's
-// window: they are of one conversation, or one retells them all.
-func sameThread(a, b uint8) bool { return a == b || a == threadAny || b == threadAny }
-
-// report finds the report of the subagent whose brief is at: the last
-// thing it wrote before its conversation ends.
-func (ix *Index) report(at docRef) (docRef, bool) {
-	s := ix.segs[at.seg]
-	thread := s.docThread(int(at.doc))
-	if thread == 0 || thread == threadAny {
-		return docRef{}, false
-	}
-	if d := int(at.doc) - 1; d >= 0 && s.sourceOf(d) == s.sourceOf(int(at.doc)) && s.docThread(d) == thread {
-		return docRef{}, false // a prompt within the subagent's work, not its brief
-	}
-	src := s.source(s.sourceOf(int(at.doc)))
-	end := min(int(src.firstDoc+src.docs), s.nDocs)
-	last := -1
-	for d := int(at.doc) + 1; d < end && s.docThread(d) == thread; d++ {
-		if k, _, _ := s.docSpan(d); k == kindText && !ix.hidden[at.seg].has(uint32(d)) {
-			last = d
-		}
-	}
-	if last < 0 {
-		return docRef{}, false
-	}
-	return docRef{at.seg, uint32(last)}, true
-}
-
-// action finds the tool call right after the window's last line when
-// that line is the assistant's words, in at's conversation.
-func (ix *Index) action(at docRef, line uint32) (docRef, bool) {
-	s := ix.segs[at.seg]
-	src := s.source(s.sourceOf(int(at.doc)))
-	end := min(int(src.firstDoc+src.docs), s.nDocs)
-	thread := s.docThread(int(at.doc))
-	last := -1
-	for d := int(at.doc); d < end && sameThread(s.docThread(d), thread); d++ {
-		k, nl, _ := s.docSpan(d)
-		if nl == line {
-			if k != kindText {
-				return docRef{}, false
-			}
-			last = d
-			continue
-		}
-		if nl > line {
-			if last >= 0 && k == kindTool && !ix.hidden[at.seg].has(uint32(d)) {
-				return docRef{at.seg, uint32(d)}, true
-			}
-			break
-		}
-	}
-	return docRef{}, false
-}
-
-// leading finds the assistant's last words in the n lines before line,
-// in at's conversation.
-func (ix *Index) leading(at docRef, line uint32, n int) (docRef, bool) {
-	s := ix.segs[at.seg]
-	src := s.source(s.sourceOf(int(at.doc)))
-	thread := s.docThread(int(at.doc))
-	for d := int(at.doc) - 1; d >= int(src.firstDoc) && sameThread(s.docThread(d), thread); d-- {
-		k, nl, _ := s.docSpan(d)
-		if nl >= line {
-			continue
-		}
-		if nl+uint32(n) < line {
-			break
-		}
-		if k == kindText && !ix.hidden[at.seg].has(uint32(d)) {
-			return docRef{at.seg, uint32(d)}, true
-		}
-	}
-	return docRef{}, false
-}
-
-// following lists the visible documents of the n L1 lines after line, in
-// the file of at.
-func (ix *Index) following(at docRef, line uint32, n int) []docRef {
+// following lists the visible documents of the n lines after line.
+func (c conv) following(at uint32, line uint32, n int) []docRef {
 	var out []docRef
-	s := ix.segs[at.seg]
-	src := s.source(s.sourceOf(int(at.doc)))
-	end := min(int(src.firstDoc+src.docs), s.nDocs)
-	thread := s.docThread(int(at.doc))
-	for d := int(at.doc) + 1; d < end && sameThread(s.docThread(d), thread); d++ {
-		_, nl, _ := s.docSpan(d)
+	for d := int(at) + 1; c.in(d); d++ {
+		_, nl, _ := c.s.docSpan(d)
 		if nl <= line {
 			continue
 		}
 		if nl > line+uint32(n) {
 			break
 		}
-		if !ix.hidden[at.seg].has(uint32(d)) {
-			out = append(out, docRef{at.seg, uint32(d)})
+		if c.visible(d) {
+			out = append(out, c.ref(d))
 		}
 	}
 	return out
+}
+
+// report finds the report of the subagent whose brief is at: the last
+// thing it wrote before its conversation ends.
+func (c conv) report(at uint32) (docRef, bool) {
+	if c.thread == 0 || c.thread == threadAny {
+		return docRef{}, false
+	}
+	own := func(d int) bool { return d >= c.lo && d < c.hi && c.s.docThread(d) == c.thread }
+	if own(int(at) - 1) {
+		return docRef{}, false // a prompt within the subagent's work, not its brief
+	}
+	last := -1
+	for d := int(at) + 1; own(d); d++ {
+		if k, _, _ := c.s.docSpan(d); k == kindText && c.visible(d) {
+			last = d
+		}
+	}
+	if last < 0 {
+		return docRef{}, false
+	}
+	return c.ref(last), true
+}
+
+// action finds the tool call right after line when that line is the
+// assistant's words.
+func (c conv) action(at uint32, line uint32) (docRef, bool) {
+	said := false
+	for d := int(at); c.in(d); d++ {
+		k, nl, _ := c.s.docSpan(d)
+		if nl == line {
+			if k != kindText {
+				return docRef{}, false
+			}
+			said = true
+			continue
+		}
+		if nl > line {
+			if said && k == kindTool && c.visible(d) {
+				return c.ref(d), true
+			}
+			break
+		}
+	}
+	return docRef{}, false
+}
+
+// leading finds the assistant's last words in the n lines before line.
+func (c conv) leading(at uint32, line uint32, n int) (docRef, bool) {
+	for d := int(at) - 1; c.in(d); d-- {
+		k, nl, _ := c.s.docSpan(d)
+		if nl >= line {
+			continue
+		}
+		if nl+uint32(n) < line {
+			break
+		}
+		if k == kindText && c.visible(d) {
+			return c.ref(d), true
+		}
+	}
+	return docRef{}, false
+}
+
+// widen adds the record r to the answer's window, shown by its score,
+// when the window then spans at most answerLines lines.
+func (ix *Index) widen(u *unit, r docRef, score float32) {
+	_, nl, _ := ix.segs[r.seg].docSpan(int(r.doc))
+	lo, hi := min(u.lines[0], nl), max(u.lines[1], nl)
+	if hi-lo >= answerLines || slices.Contains(u.window, r) {
+		return
+	}
+	u.window = append(u.window, r)
+	u.wscore = append(u.wscore, score)
+	u.lines = [2]uint32{lo, hi}
 }
 
 func (ix *Index) expired(d doc) bool {
@@ -1261,9 +1274,10 @@ func named(w string, sentenceStart bool) bool {
 }
 
 // intent is what kind of answer a question asks for, from its words:
-// one about what failed is answered first by the calls that failed.
-// (Lifting the assistant's words for "why" and tool calls for "where"
-// was tried on the question set and lost answers.)
+// one about what failed is answered first by the calls that failed, one
+// asking where by the records that name a file, one asking why by the
+// assistant's words. (Lifting every tool call for "where" was tried
+// earlier and lost answers; a record naming a file is narrower.)
 type intent struct{ failed, place, reason bool }
 
 func intentOf(query string) intent {
@@ -1273,13 +1287,12 @@ func intentOf(query string) intent {
 		switch w {
 		case "why", "reason", "reasons", "cause", "causes":
 			in.reason = true
-		}
-		if w == "where" || (w == "which" || w == "what") && i+1 < len(words) && placeWords[words[i+1]] {
-			in.place = true
-		}
-		switch w {
 		case "fail", "failed", "failing", "fails", "failure", "error", "errors", "broke", "broken", "crash", "crashed", "wrong":
 			in.failed = true
+		case "where":
+			in.place = true
+		case "which", "what":
+			in.place = in.place || i+1 < len(words) && placeWords[words[i+1]]
 		}
 	}
 	return in

@@ -43,15 +43,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The build script checks the type of every checker report."),
 		say("Run the build script from the shell."),
 		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."))...)
-	ix, err := Open(m.l, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	cases := []struct {
-		q    string
-		want []string
-	}{
+	ix := m.open()
+	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
 		{"How did we implement the dark mode toggle for the transcript view?", []string{"dark mode"}},
 		{"How did we add rate limiting to the hook ingestion endpoint?", []string{"rate limiting"}},
@@ -91,7 +84,18 @@ func TestUnknownThings(t *testing.T) {
 		{"Does the build script run the checker and/or the shell?", nil},
 		{"What's the TL;DR of the build script's checker report, FYI?", nil},
 		{"Which GitHub Actions workflow runs the build script?", []string{"GitHub Actions"}},
-	}
+	})
+}
+
+// unknownCase is a question and the names Unknown should give for it.
+type unknownCase struct {
+	q    string
+	want []string
+}
+
+// wantUnknown checks the names Unknown gives for each question.
+func wantUnknown(t *testing.T, ix *Index, cases []unknownCase) {
+	t.Helper()
 	for _, c := range cases {
 		if got := ix.Unknown(c.q); !slices.Equal(got, c.want) {
 			t.Errorf("Unknown(%q) = %q, want %q", c.q, got, c.want)
