@@ -236,7 +236,7 @@ func Voiced(es []Exchange) []Exchange {
 				e.Commands = s.Commands
 			}
 			if e.Problem == "" {
-				e.Problem, e.Fix = s.Problem, s.Fix
+				e.Problem, e.Fix, e.MoreProblems = s.Problem, s.Fix, s.MoreProblems
 			}
 			e.Significance = max(e.Significance, s.Significance)
 		}

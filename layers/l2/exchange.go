@@ -65,6 +65,10 @@ type Exchange struct {
 	// it and worked: the raw material of L4 solutions.
 	Problem string `json:"problem,omitempty"`
 	Fix     string `json:"fix,omitempty"`
+	// MoreProblems are the other failures the exchange recovered from,
+	// in order, each with its fix: a problem that recurs across sessions
+	// is often not the first of its exchange.
+	MoreProblems []ProblemFix `json:"more_problems,omitempty"`
 	// TTLDays is 0 for records that never expire (conscious ones).
 	TTLDays    int      `json:"ttl_days"`
 	Expires    string   `json:"expires"`
@@ -77,6 +81,21 @@ type Exchange struct {
 	// holds, verified against L1.
 	File  string `json:"file,omitempty"`
 	Lines string `json:"lines,omitempty"`
+}
+
+// ProblemFix is a failure and what was done until a later attempt of the
+// same command or file worked.
+type ProblemFix struct {
+	Problem string `json:"problem"`
+	Fix     string `json:"fix"`
+}
+
+// Problems lists every problem of the exchange, the first one first.
+func (e *Exchange) Problems() []ProblemFix {
+	if e.Problem == "" {
+		return nil
+	}
+	return append([]ProblemFix{{e.Problem, e.Fix}}, e.MoreProblems...)
 }
 
 // IsFact reports whether the record is a fact rather than an exchange.

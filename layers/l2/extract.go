@@ -15,6 +15,8 @@ const (
 	maxRead     = 30
 	maxKeywords = 8
 	maxSummary  = 140
+	// maxMoreProblems bounds the problems kept beside the first.
+	maxMoreProblems = 4
 )
 
 // Extract is the subconscious path: it reads a session's L1 records and
@@ -119,6 +121,12 @@ func isHousekeeping(r l1.Record) bool {
 // ok reports whether a tool call succeeded.
 func ok(r l1.Record) bool { return !r.Err && (r.Exit == nil || *r.Exit == 0) }
 
+// cancelled reports whether Claude Code did not run a call because
+// another call of the same message failed: it was never attempted.
+func cancelled(r l1.Record) bool {
+	return r.Err && strings.Contains(r.Res, "Sibling tool call errored")
+}
+
 var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
 
 // projectFile reports whether an L1 path is inside the project: L1 writes
@@ -143,6 +151,11 @@ func describe(recs []l1.Record, sp span, first int, base string) Exchange {
 		Rule:     ev.rule,
 		Problem:  ev.problem,
 		Fix:      ev.fix,
+	}
+	for _, pf := range ev.problems {
+		if pf.Problem != ev.problem && len(e.MoreProblems) < maxMoreProblems {
+			e.MoreProblems = append(e.MoreProblems, pf)
+		}
 	}
 	sc := score(ev)
 	e.Significance = sc.value
@@ -172,12 +185,14 @@ type evidence struct {
 	recovered    bool // a failure was followed by a success of the same kind
 	unresolved   bool // the last attempt of something still failed
 	problem, fix string
-	decision     string
-	insight      string
-	rule         string
-	correction   bool
-	usedAgents   bool
-	ranTests     bool
+	// problems are every failure recovered from, one per fix, in order.
+	problems   []ProblemFix
+	decision   string
+	insight    string
+	rule       string
+	correction bool
+	usedAgents bool
+	ranTests   bool
 }
 
 func gather(recs []l1.Record, sp span) evidence {
@@ -267,6 +282,9 @@ func gather(recs []l1.Record, sp span) evidence {
 				}
 			}
 		}
+		if cancelled(r) {
+			continue
+		}
 		for _, k := range attemptKeys(r) {
 			attempts = append(attempts, attempt{key: k, failed: !ok(r), rec: r, idx: i})
 		}
@@ -285,6 +303,7 @@ func gather(recs []l1.Record, sp span) evidence {
 	// same command, or an edit of the same file) succeeds; the work in
 	// between is the fix.
 	problemByEdit := false
+	fixes := map[int]bool{}
 	for i, a := range attempts {
 		if !a.failed {
 			continue
@@ -309,14 +328,23 @@ func gather(recs []l1.Record, sp span) evidence {
 			}
 			continue
 		}
-		// The problem worth remembering is the first one whose fix took
-		// changes to the project; a retry with other flags is a lesser one.
+		// Failures one success recovered from are one problem: the first.
+		if fixes[fixed] {
+			continue
+		}
+		fixes[fixed] = true
+		pf := ProblemFix{problemText(a.rec), fixText(recs[a.idx+1:attempts[fixed].idx+1], func(x l1.Record) l1.Record { return x })}
+		if !slices.ContainsFunc(ev.problems, func(o ProblemFix) bool { return o.Problem == pf.Problem }) {
+			ev.problems = append(ev.problems, pf)
+		}
+		// The problem worth remembering first is the first one whose fix
+		// took changes to the project; a retry with other flags is a
+		// lesser one.
 		fixedByEdit := editsBetween(recs, a.idx, attempts[fixed].idx)
 		if !ev.recovered || (fixedByEdit && !problemByEdit) {
 			ev.recovered = true
 			problemByEdit = fixedByEdit
-			ev.problem = problemText(a.rec)
-			ev.fix = fixText(recs[a.idx+1:attempts[fixed].idx+1], func(x l1.Record) l1.Record { return x })
+			ev.problem, ev.fix = pf.Problem, pf.Fix
 		}
 	}
 	return ev

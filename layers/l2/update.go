@@ -175,7 +175,7 @@ func sameContent(a, b Exchange) bool {
 		slices.Equal(a.Files, b.Files) && slices.Equal(a.Read, b.Read) && slices.Equal(a.Commands, b.Commands) &&
 		slices.Equal(a.Keywords, b.Keywords) && a.L1Range == b.L1Range && a.Source == b.Source &&
 		a.Significance == b.Significance && a.Type == b.Type && slices.Equal(a.Tags, b.Tags) &&
-		a.Rule == b.Rule && a.Problem == b.Problem && a.Fix == b.Fix && a.TTLDays == b.TTLDays &&
+		a.Rule == b.Rule && a.Problem == b.Problem && a.Fix == b.Fix && slices.Equal(a.MoreProblems, b.MoreProblems) && a.TTLDays == b.TTLDays &&
 		a.Expires == b.Expires && a.Concept == b.Concept && a.Convergent == b.Convergent &&
 		slices.Equal(a.Links, b.Links) && a.Created == b.Created && a.File == b.File && a.Lines == b.Lines
 }

@@ -18,7 +18,14 @@ func TestSameContentSeesEveryField(t *testing.T) {
 		case reflect.String:
 			f.SetString("x")
 		case reflect.Slice:
-			f.Set(reflect.ValueOf([]string{"x"}))
+			// One element of the slice's own type, its first field set.
+			e := reflect.New(f.Type().Elem()).Elem()
+			if e.Kind() == reflect.Struct {
+				e.Field(0).SetString("x")
+			} else {
+				e.SetString("x")
+			}
+			f.Set(reflect.Append(f, e))
 		case reflect.Array:
 			f.Index(0).SetInt(1)
 		case reflect.Float64:

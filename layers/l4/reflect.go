@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -276,24 +277,38 @@ func applyStatement(f *Facts, st statement) {
 // occurrence is one problem solved in one session.
 type occurrence struct {
 	id, sid, problem, fix, time string
+	key                         string // the exchange id, and which of its problems
 	files                       []string
 	words                       terms.Set
 }
 
 func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]string, ids []string, rep *Report) {
 	var occ []occurrence
-	known := map[string]bool{}
-	for _, s := range f.Solutions {
-		for _, e := range s.Evidence {
-			known[e] = true
-		}
-	}
 	for _, id := range ids {
 		e := byID[id]
-		if e.Problem == "" || known[id] {
-			continue
+		for n, pf := range e.Problems() {
+			o := occurrence{id: id, key: id, sid: sidOf[id], problem: pf.Problem, fix: pf.Fix, time: e.Created, words: problemWords(pf.Problem)}
+			// The files of a solution are those its fix edited, not every
+			// file the exchange changed.
+			for _, f := range e.Files {
+				if strings.Contains(pf.Fix, f) {
+					o.files = append(o.files, f)
+				}
+			}
+			if n > 0 {
+				// An exchange's second problem may start a solution of
+				// its own: its id must differ from the first's.
+				o.key = id + "#" + strconv.Itoa(n+1)
+			}
+			// An occurrence already counted is the evidence of a
+			// solution it matches.
+			if slices.ContainsFunc(f.Solutions, func(s Solution) bool {
+				return slices.Contains(s.Evidence, id) && terms.Jaccard(problemWords(s.Problem), o.words) >= sameProblem
+			}) {
+				continue
+			}
+			occ = append(occ, o)
 		}
-		occ = append(occ, occurrence{id: id, sid: sidOf[id], problem: e.Problem, fix: e.Fix, time: e.Created, files: e.Files, words: problemWords(e.Problem)})
 	}
 	slices.SortFunc(occ, func(a, b occurrence) int { return strings.Compare(a.time+a.id, b.time+b.id) })
 
@@ -301,7 +316,7 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 	for _, o := range occ {
 		if i := bestSolution(f.Solutions, o.words); i >= 0 {
 			s := &f.Solutions[i]
-			s.Evidence = append(s.Evidence, o.id)
+			s.Evidence = appendNew(s.Evidence, o.id)
 			s.Sessions = appendNew(s.Sessions, o.sid)
 			s.Files = append(s.Files, o.files...)
 			if o.fix != "" {
@@ -334,13 +349,13 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 		if len(sessions) < PromoteSessions {
 			continue // not yet a pattern: L2 still holds the occurrences
 		}
-		id := "s-" + hash8(c[0].id)
+		id := "s-" + hash8(c[0].key)
 		if f.forgotten(id) {
 			continue
 		}
 		s := Solution{ID: id, Problem: c[0].problem}
 		for _, o := range c {
-			s.Evidence = append(s.Evidence, o.id)
+			s.Evidence = appendNew(s.Evidence, o.id)
 			s.Sessions = appendNew(s.Sessions, o.sid)
 			s.Files = append(s.Files, o.files...)
 			if o.fix != "" {
@@ -356,9 +371,17 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 	}
 }
 
-// problemWords are the terms of a problem without the words every failure
-// report has.
+// problemWords are the terms of a problem that tell it from another: a
+// command's program and subcommand (its arguments, the files of one
+// commit, differ each time the problem recurs) and the message, without
+// the words every failure report has.
 func problemWords(p string) terms.Set {
+	if strings.HasPrefix(p, "`") {
+		if end := strings.Index(p[1:], "`"); end >= 0 {
+			f := strings.Fields(p[1 : end+1])
+			p = strings.Join(f[:min(2, len(f))], " ") + " " + p[end+2:]
+		}
+	}
 	s := terms.Set{}
 	for _, w := range terms.Words(p) {
 		switch w {

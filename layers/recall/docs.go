@@ -263,8 +263,10 @@ func (b *segmentBuilder) addSession(name, stamp string, f *l2.File) {
 				b.field(c, wCmd/2)
 			}
 			b.field(e.Rule, wSummary)
-			b.field(e.Problem, wDetails)
-			b.field(e.Fix, wDetails)
+			for _, pf := range e.Problems() {
+				b.field(pf.Problem, wDetails)
+				b.field(pf.Fix, wDetails)
+			}
 			b.field(e.File, wPath)
 			src := "sessions/" + base + ".l1.jsonl"
 			if e.IsFact() {
@@ -323,7 +325,7 @@ func (b *segmentBuilder) addFacts(name, stamp string, f *l4.Facts) {
 			b.field(p, wPath)
 		}
 		b.endDoc(doc{Layer: layerL4, Kind: kindSolution, Weight: float32(s.Confidence), Time: unixOf(s.Updated),
-			Payload: joinPayload([pFields]string{clean(s.ID), clean(s.Problem + " → " + s.Solution), "", "", clean(sessions(s.Sessions))})})
+			Payload: joinPayload([pFields]string{clean(s.ID), clean(solutionText(s)), "", "", clean(sessions(s.Sessions))})})
 	}
 	for _, k := range f.CoreLogic {
 		b.field(k.Text, wSummary)
@@ -333,6 +335,22 @@ func (b *segmentBuilder) addFacts(name, stamp string, f *l4.Facts) {
 		b.endDoc(doc{Layer: layerL4, Kind: kindCoreLogic, Weight: float32(k.Confidence), Time: unixOf(k.Updated),
 			Payload: joinPayload([pFields]string{clean(k.ID), clean(k.Text), "", "", clean(sessions(k.Sessions))})})
 	}
+}
+
+// solutionText shows a solution: the problem, the fix that worked last,
+// and the other fixes that worked before.
+func solutionText(s l4.Solution) string {
+	t := s.Problem + " → " + s.Solution
+	var others []string
+	for _, a := range s.Attempts {
+		if a != s.Solution {
+			others = append(others, a)
+		}
+	}
+	if len(others) > 0 {
+		t += " (before: " + strings.Join(others, "; ") + ")"
+	}
+	return t
 }
 
 // clean keeps a payload field free of the separator.

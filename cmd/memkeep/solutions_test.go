@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/fixtures"
+	"github.com/memkeep/memkeep/layers/l4"
+)
+
+// TestImportedHistoryYieldsItsRecurringProblems imports the real spotter
+// sessions: git refused the stylesheet (a gitignored path) in three of
+// them, each time behind another failure of the same exchange and with
+// other files on the command line. Deep consolidation makes it a
+// solution, with the forced add among its fixes, and memory.md shows it.
+func TestImportedHistoryYieldsItsRecurringProblems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports the real transcripts")
+	}
+	var spotter []string
+	for _, f := range fixtures.SharedOrSkip(t) {
+		if strings.Contains(f, "spotter-2.1.39") && !strings.Contains(f, "/subagents/") {
+			abs, _ := filepath.Abs(f)
+			spotter = append(spotter, abs)
+		}
+	}
+	p := newFaultProject(t, t.TempDir())
+	p.run("", nil, append([]string{"import"}, spotter...)...)
+	p.run("", nil, "consolidate", "--deep")
+	b, err := os.ReadFile(filepath.Join(p.dir, ".claude", "memory", "facts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f l4.Facts
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	var found *l4.Solution
+	for i, s := range f.Solutions {
+		if strings.Contains(s.Problem, ".gitignore") {
+			found = &f.Solutions[i]
+		}
+	}
+	if found == nil {
+		t.Fatalf("no solution for the ignored stylesheet among %d: %+v", len(f.Solutions), f.Solutions)
+	}
+	if len(found.Sessions) < 3 || !strings.Contains(strings.Join(found.Attempts, "\n"), "git add -f priv/static/assets/spotter.css") {
+		t.Errorf("the ignored stylesheet: sessions %v, attempts %q; want three sessions and the forced add", found.Sessions, found.Attempts)
+	}
+	md, _ := os.ReadFile(filepath.Join(p.dir, ".claude", "memory", "memory.md"))
+	if !strings.Contains(string(md), "ignored by one of your .gitignore files") {
+		t.Errorf("memory.md does not show the solution:\n%s", md)
+	}
+}

@@ -1,0 +1,68 @@
+package l4
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l3"
+)
+
+// TestRecurringProblemBehindAnother: a problem that recurs in three
+// sessions becomes a solution when it is not the first problem of its
+// exchanges, and when the command that met it named other files each
+// time. The exchanges' first problems, alike too, make a solution of
+// their own, with another id. Reflecting again changes nothing.
+func TestRecurringProblemBehindAnother(t *testing.T) {
+	var sessions []*l2.File
+	for i, files := range []string{
+		"lib/shop_web/live/cart_live.ex lib/shop_web/components/layouts/root.html.heex priv/…",
+		"lib/billing/invoice_renderer.ex lib/billing_web/live/invoice_live.ex test/billing/…",
+		".beads/issues.jsonl assets/js/app.js lib/accounts/session_token.ex lib/accounts_web…",
+	} {
+		sid := fmt.Sprintf("%08d", i+1)
+		base := "2026-02-1" + fmt.Sprint(i+1) + "_1000_" + sid
+		e := l2.Exchange{
+			ID:           l2.MakeID("x", base, "sub:1"),
+			Source:       l2.Subconscious,
+			Significance: 0.7,
+			Files:        []string{"lib/a.ex"},
+			Created:      fmt.Sprintf("2026-02-1%dT10:00:00Z", i+1),
+			Problem:      "`mix format --check-formatted` exited 1: lib/a.ex is not formatted",
+			Fix:          "`mix format` passed",
+			MoreProblems: []l2.ProblemFix{{
+				Problem: "`git add " + files + "` exited 1: The following paths are ignored by one of your .gitignore files:",
+				Fix:     "`git add -f priv/static/app.css` passed",
+			}},
+		}
+		e.Updated = e.Created
+		e.SetTTL()
+		sessions = append(sessions, &l2.File{L1: l2.L1Name(base), Exchanges: []l2.Exchange{e}})
+	}
+	f := &Facts{}
+	Reflect(f, sessions, &l3.File{})
+	if len(f.Solutions) != 2 {
+		t.Fatalf("solutions %+v; want the formatting and the ignored stylesheet", f.Solutions)
+	}
+	var ignored *Solution
+	for i := range f.Solutions {
+		if strings.Contains(f.Solutions[i].Problem, ".gitignore") {
+			ignored = &f.Solutions[i]
+		}
+	}
+	if ignored == nil || len(ignored.Sessions) != 3 || ignored.Solution != "`git add -f priv/static/app.css` passed" {
+		t.Fatalf("the ignored stylesheet: %+v; want it solved by git add -f in 3 sessions", ignored)
+	}
+	if f.Solutions[0].ID == f.Solutions[1].ID {
+		t.Errorf("two solutions drawn from the same exchanges share the id %s", f.Solutions[0].ID)
+	}
+	if len(ignored.Files) != 0 {
+		t.Errorf("files %v: the fix edited none", ignored.Files)
+	}
+	first := f.Encode()
+	if rep := Reflect(f, sessions, &l3.File{}); rep.Changes() != 0 || !bytes.Equal(first, f.Encode()) {
+		t.Errorf("a second reflection changed facts.json: %+v", rep)
+	}
+}
