@@ -284,15 +284,19 @@ type occurrence struct {
 
 func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]string, ids []string, rep *Report) {
 	var occ []occurrence
+	solved := make([]terms.Set, len(f.Solutions))
+	for i, s := range f.Solutions {
+		solved[i] = problemWords(s.Problem)
+	}
 	for _, id := range ids {
 		e := byID[id]
 		for n, pf := range e.Problems() {
 			o := occurrence{id: id, key: id, sid: sidOf[id], problem: pf.Problem, fix: pf.Fix, time: e.Created, words: problemWords(pf.Problem)}
 			// The files of a solution are those its fix edited, not every
 			// file the exchange changed.
-			for _, f := range e.Files {
-				if strings.Contains(pf.Fix, f) {
-					o.files = append(o.files, f)
+			for _, file := range e.Files {
+				if strings.Contains(pf.Fix, file) {
+					o.files = append(o.files, file)
 				}
 			}
 			if n > 0 {
@@ -302,15 +306,19 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 			}
 			// An occurrence already counted is the evidence of a
 			// solution it matches.
-			if slices.ContainsFunc(f.Solutions, func(s Solution) bool {
-				return slices.Contains(s.Evidence, id) && terms.Jaccard(problemWords(s.Problem), o.words) >= sameProblem
-			}) {
+			counted := false
+			for i, s := range f.Solutions {
+				counted = counted || slices.Contains(s.Evidence, id) && terms.Jaccard(solved[i], o.words) >= sameProblem
+			}
+			if counted {
 				continue
 			}
 			occ = append(occ, o)
 		}
 	}
-	slices.SortFunc(occ, func(a, b occurrence) int { return strings.Compare(a.time+a.id, b.time+b.id) })
+	// By time, and an exchange's problems in their order: the first
+	// occurrence names a solution.
+	slices.SortStableFunc(occ, func(a, b occurrence) int { return strings.Compare(a.time+a.id, b.time+b.id) })
 
 	var clusters [][]occurrence
 	for _, o := range occ {
