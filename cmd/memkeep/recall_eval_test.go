@@ -49,17 +49,7 @@ func TestRecallQuestions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the real transcripts")
 	}
-	files := fixtures.SharedOrSkip(t)
-	var spotter []string
-	for _, f := range files {
-		if strings.Contains(f, "spotter-2.1.39") && !strings.Contains(f, "/subagents/") {
-			abs, _ := filepath.Abs(f)
-			spotter = append(spotter, abs)
-		}
-	}
-	p := newFaultProject(t, t.TempDir())
-	p.run("", nil, append([]string{"import"}, spotter...)...)
-	p.run("", nil, "consolidate", "--deep")
+	p := importedSpotter(t)
 	l1 := readL1Files(t, filepath.Join(p.dir, ".claude", "memory", "sessions"))
 
 	s := askSet(t, p, l1, "questions.json")
@@ -85,6 +75,22 @@ func TestRecallQuestions(t *testing.T) {
 		pooled.hook += f.hook
 	}
 	t.Logf("the fresh sets together: %d questions; hit@1 %d (grep %d), hit@5 %d, the prompt hook %d", pooled.asked, pooled.hit1, pooled.grep1, pooled.hit5, pooled.hook)
+}
+
+// importedSpotter is a project that imported the real spotter sessions
+// (recorded in February) and consolidated them deeply.
+func importedSpotter(t *testing.T) *faultProject {
+	var spotter []string
+	for _, f := range fixtures.SharedOrSkip(t) {
+		if strings.Contains(f, "spotter-2.1.39") && !strings.Contains(f, "/subagents/") {
+			abs, _ := filepath.Abs(f)
+			spotter = append(spotter, abs)
+		}
+	}
+	p := newFaultProject(t, t.TempDir())
+	p.run("", nil, append([]string{"import"}, spotter...)...)
+	p.run("", nil, "consolidate", "--deep")
+	return p
 }
 
 // askSet asks the questions of fixtures/recall/name and logs its figures

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memkeep/memkeep/fixtures"
 	"github.com/memkeep/memkeep/layers/l4"
 )
 
@@ -20,16 +19,7 @@ func TestImportedHistoryYieldsItsRecurringProblems(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the real transcripts")
 	}
-	var spotter []string
-	for _, f := range fixtures.SharedOrSkip(t) {
-		if strings.Contains(f, "spotter-2.1.39") && !strings.Contains(f, "/subagents/") {
-			abs, _ := filepath.Abs(f)
-			spotter = append(spotter, abs)
-		}
-	}
-	p := newFaultProject(t, t.TempDir())
-	p.run("", nil, append([]string{"import"}, spotter...)...)
-	p.run("", nil, "consolidate", "--deep")
+	p := importedSpotter(t)
 	b, err := os.ReadFile(filepath.Join(p.dir, ".claude", "memory", "facts.json"))
 	if err != nil {
 		t.Fatal(err)
