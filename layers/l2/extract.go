@@ -333,7 +333,7 @@ func gather(recs []l1.Record, sp span) evidence {
 			continue
 		}
 		fixes[fixed] = true
-		pf := ProblemFix{problemText(a.rec), fixText(recs[a.idx+1:attempts[fixed].idx+1], func(x l1.Record) l1.Record { return x })}
+		pf := ProblemFix{problemText(a.rec), fixText(a.rec, recs[a.idx+1:attempts[fixed].idx+1])}
 		if !slices.ContainsFunc(ev.problems, func(o ProblemFix) bool { return o.Problem == pf.Problem }) {
 			ev.problems = append(ev.problems, pf)
 		}
@@ -410,18 +410,22 @@ func problemText(r l1.Record) string {
 	return what + " failed: " + Truncate(msg, 120)
 }
 
-func fixText[T any](steps []T, rec func(T) l1.Record) string {
+// fixText says what was done after a failure until the same command or
+// file worked: the files edited, and the command that passed. A long
+// command that passed is told by how it differs from the one that failed
+// ("with -f", "without priv/static/app.css"): cut at its start, two
+// commits of many files read alike, and the difference is the fix.
+func fixText(failed l1.Record, steps []l1.Record) string {
 	var edits []string
 	seen := map[string]bool{}
 	var last string
-	for _, s := range steps {
-		r := rec(s)
+	for _, r := range steps {
 		if editTools[r.Tool] && r.File != "" && !seen[r.File] {
 			seen[r.File] = true
 			edits = append(edits, r.File)
 		}
 		if r.Tool == "Bash" {
-			last = commandLine(r.Cmd)
+			last = firstLine(r.Cmd)
 		}
 	}
 	var b strings.Builder
@@ -432,9 +436,55 @@ func fixText[T any](steps []T, rec func(T) l1.Record) string {
 		if b.Len() > 0 {
 			b.WriteString(", then ")
 		}
-		b.WriteString("`" + Truncate(last, 80) + "` passed")
+		b.WriteString(passedText(firstLine(failed.Cmd), last))
 	}
 	return b.String()
+}
+
+// maxFixCmd is the longest command a fix shows whole; maxFixDiff the
+// most words by which a longer one may differ from the failed command to
+// be told by its difference.
+const (
+	maxFixCmd  = 80
+	maxFixDiff = 4
+)
+
+// passedText shows the command that passed after failed did.
+func passedText(failed, passed string) string {
+	was, now := strings.Fields(failed), strings.Fields(passed)
+	if len(passed) <= maxFixCmd || len(was) < 2 || len(now) < 2 || was[0] != now[0] || was[1] != now[1] {
+		return "`" + Truncate(passed, maxFixCmd) + "` passed"
+	}
+	var with, without []string
+	for _, w := range now {
+		if !slices.Contains(was, w) && !slices.Contains(with, w) {
+			with = append(with, w)
+		}
+	}
+	for _, w := range was {
+		if !slices.Contains(now, w) && !slices.Contains(without, w) {
+			without = append(without, w)
+		}
+	}
+	shown := Truncate(passed, maxFixCmd)
+	visible := len(without) == 0 && !slices.ContainsFunc(with, func(w string) bool { return !strings.Contains(shown, w) })
+	// A command cut in L1 hides what follows the cut: its difference is
+	// not known.
+	cut := strings.HasSuffix(passed, "…") || strings.HasSuffix(failed, "…")
+	if n := len(with) + len(without); n == 0 || n > maxFixDiff || visible || cut {
+		return "`" + shown + "` passed"
+	}
+	t := "`" + now[0] + " " + now[1] + "` again"
+	if len(with) > 0 {
+		t += " with `" + strings.Join(with, " ") + "`"
+	}
+	if len(without) > 0 {
+		if len(with) > 0 {
+			t += ","
+		}
+		t += " without `" + strings.Join(without, " ") + "`"
+	}
+	return t + " passed"
 }
 
 // The phrases are matched like the regular expressions each set replaces
@@ -515,12 +565,15 @@ func cleanPrompt(p string) string {
 }
 
 // commandLine is the first line of a command, which is what identifies it.
-func commandLine(c string) string {
+func commandLine(c string) string { return Truncate(firstLine(c), 160) }
+
+// firstLine is a command's first line, trimmed.
+func firstLine(c string) string {
 	c = strings.TrimSpace(c)
 	if i := strings.IndexByte(c, '\n'); i >= 0 {
 		c = strings.TrimSpace(c[:i])
 	}
-	return Truncate(c, 160)
+	return c
 }
 
 // commitSubject extracts the subject line of a git commit command's

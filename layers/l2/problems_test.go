@@ -40,3 +40,25 @@ func TestEveryRecoveredProblemIsKept(t *testing.T) {
 		t.Errorf("problem %q, more %+v: the first problem heads the record, the rest follow it", xs[0].Problem, xs[0].MoreProblems)
 	}
 }
+
+// TestFixIsToldByItsDifference: a long command that passed after a
+// failure is told by what changed, which its first 80 bytes may not show;
+// a short one, a difference within them, or a command L1 cut, whole.
+func TestFixIsToldByItsDifference(t *testing.T) {
+	files := "lib/shop/cart.ex lib/shop/checkout.ex lib/shop_web/live/cart_live.ex test/shop/cart_test.exs"
+	for _, c := range []struct{ failed, passed, want string }{
+		{"go test ./auth", "go test ./auth -run Refresh", "`go test ./auth -run Refresh` passed"},
+		{"git add " + files + " priv/static/app.css", "git add " + files, "`git add` again without `priv/static/app.css` passed"},
+		{"git push origin " + files, "git push origin " + files + " --force-with-lease", "`git push` again with `--force-with-lease` passed"},
+		{"git add " + files + " priv/static/app.css", "git add -f " + files + " priv/static/app.css", ""},
+		{"git add " + files + " priv/static/app.css tes…", "git add " + files + " test/shop/che…", ""},
+		{"mix test " + files, "mix format && mix test " + files, ""},
+	} {
+		if c.want == "" {
+			c.want = "`" + Truncate(c.passed, maxFixCmd) + "` passed"
+		}
+		if got := passedText(c.failed, c.passed); got != c.want {
+			t.Errorf("after %q, %q:\n got %s\nwant %s", c.failed, c.passed, got, c.want)
+		}
+	}
+}

@@ -134,7 +134,7 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		default:
 			h.File = p[pSource]
 		}
-		h.Snippet = cut(p[pText], snippetMax)
+		h.Snippet = sn.focus(p[pText], snippetMax)
 	}
 	if placeDoc.Layer == layerL1 {
 		f, name := ix.l1Record(place, placeDoc)
