@@ -449,3 +449,27 @@ func TestPathsRelativeToTheSessionsOwnRoot(t *testing.T) {
 		t.Errorf("a session started in a subfolder lost the folder:\n%s", out)
 	}
 }
+
+// TestErrorIsToldByWhatItIntroduces: an error whose first line ends in a
+// colon keeps the lines it introduces, within the error's room; an
+// error's other first lines, and a success, keep their first line only.
+func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
+	r := NewRefiner(Options{})
+	for _, c := range []struct {
+		res   string
+		isErr bool
+		want  string
+	}{
+		{"The following paths are ignored by one of your .gitignore files:\npriv/static/assets\nhint: Use -f if you really want to add them.\n", true,
+			"The following paths are ignored by one of your .gitignore files: priv/static/assets hint: Use -f if you really want to add them."},
+		{"FAIL: TestParse\nexpected 1, got 2\n", true, "FAIL: TestParse"},
+		{"Listing files:\na.go\nb.go\n", false, "Listing files:"},
+	} {
+		if got := r.short(c.res, c.isErr); got != c.want {
+			t.Errorf("short(%q, %v) = %q, want %q", c.res, c.isErr, got, c.want)
+		}
+	}
+	if got := r.short("error:\n\n"+strings.Repeat("x", 300), true); !strings.HasPrefix(got, "error: xxx") || len(got) > maxRes+len("…") {
+		t.Errorf("a long error: %d bytes %q; want the introduced line, cut at %d", len(got), got, maxRes)
+	}
+}

@@ -280,8 +280,21 @@ func (r *Refiner) short(s string, isErr bool) string {
 	if isErr {
 		limit = maxRes
 	}
-	line, _, _ := strings.Cut(s, "\n")
-	return r.cleanCut(strings.TrimSpace(line), limit)
+	line, rest, _ := strings.Cut(s, "\n")
+	line = strings.TrimSpace(line)
+	// An error whose first line introduces what follows ("The following
+	// paths are ignored by one of your .gitignore files:") is told by the
+	// lines it introduces, as far as the limit allows.
+	if isErr && strings.HasSuffix(line, ":") {
+		for rest != "" && len(line) < limit {
+			var next string
+			next, rest, _ = strings.Cut(rest, "\n")
+			if next = strings.TrimSpace(next); next != "" {
+				line += " " + next
+			}
+		}
+	}
+	return r.cleanCut(line, limit)
 }
 
 // maxResultRead bounds how much of a tool result is unquoted: L1 keeps
