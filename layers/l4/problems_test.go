@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memkeep/memkeep/layers/l2"
+	"github.com/memkeep/memkeep/layers/l2/terms"
 	"github.com/memkeep/memkeep/layers/l3"
 )
 
@@ -64,5 +65,23 @@ func TestRecurringProblemBehindAnother(t *testing.T) {
 	first := f.Encode()
 	if rep := Reflect(f, sessions, &l3.File{}); rep.Changes() != 0 || !bytes.Equal(first, f.Encode()) {
 		t.Errorf("a second reflection changed facts.json: %+v", rep)
+	}
+}
+
+// TestProblemWordsAreTheCommandAndTheMessage: a problem is known by the
+// program and subcommand that met it, past a change of directory and the
+// variables set, and by its message; not by the command's arguments.
+func TestProblemWordsAreTheCommandAndTheMessage(t *testing.T) {
+	same := [][2]string{
+		{"`cd . && go test ./store` exited 1: database is locked", "`go test ./store/... -run TestPut` exited 1: database is locked"},
+		{"`CGO_ENABLED=1 go test ./store` exited 1: database is locked", "`go test -race ./...` exited 1: database is locked"},
+	}
+	for _, c := range same {
+		if j := terms.Jaccard(problemWords(c[0]), problemWords(c[1])); j < sameProblem {
+			t.Errorf("%q and %q: similarity %.2f, want the same problem", c[0], c[1], j)
+		}
+	}
+	if j := terms.Jaccard(problemWords("`go test ./store` exited 1: database is locked"), problemWords("`npm ci` exited 1: lockfile out of date")); j >= sameProblem {
+		t.Errorf("two problems of other programs and messages: similarity %.2f", j)
 	}
 }

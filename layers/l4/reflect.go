@@ -386,8 +386,7 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 func problemWords(p string) terms.Set {
 	if strings.HasPrefix(p, "`") {
 		if end := strings.Index(p[1:], "`"); end >= 0 {
-			f := strings.Fields(p[1 : end+1])
-			p = strings.Join(f[:min(2, len(f))], " ") + " " + p[end+2:]
+			p = commandKey(p[1:end+1]) + " " + p[end+2:]
 		}
 	}
 	s := terms.Set{}
@@ -399,6 +398,28 @@ func problemWords(p string) terms.Set {
 		s[w] = struct{}{}
 	}
 	return s
+}
+
+// commandKey is a command's program and subcommand: past a change of
+// directory and the variables set for it ("cd web && NODE_ENV=test npm
+// test" is "npm test"), as extraction groups attempts.
+func commandKey(cmd string) string {
+	f := strings.Fields(cmd)
+	for len(f) > 0 {
+		switch {
+		case f[0] == "cd":
+			i := slices.Index(f, "&&")
+			if i < 0 {
+				return "cd"
+			}
+			f = f[i+1:]
+		case strings.Contains(f[0], "="):
+			f = f[1:]
+		default:
+			return strings.Join(f[:min(2, len(f))], " ")
+		}
+	}
+	return ""
 }
 
 func bestSolution(sols []Solution, words terms.Set) int {

@@ -338,7 +338,7 @@ func (b *segmentBuilder) addFacts(name, stamp string, f *l4.Facts) {
 }
 
 // solutionText shows a solution: the problem, the fix that worked last,
-// and the other fixes that worked before.
+// and the other fixes that worked.
 func solutionText(s l4.Solution) string {
 	t := s.Problem + " → " + s.Solution
 	var others []string
@@ -348,7 +348,7 @@ func solutionText(s l4.Solution) string {
 		}
 	}
 	if len(others) > 0 {
-		t += " (before: " + strings.Join(others, "; ") + ")"
+		t += " (also: " + strings.Join(others, "; ") + ")"
 	}
 	return t
 }
