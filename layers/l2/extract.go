@@ -149,12 +149,13 @@ func describe(recs []l1.Record, sp span, first int, base string) Exchange {
 		Created:  normTS(recs[sp.from].TS),
 		Updated:  normTS(recs[sp.to-1].TS),
 		Rule:     ev.rule,
-		Problem:  ev.problem,
-		Fix:      ev.fix,
 	}
-	for _, pf := range ev.problems {
-		if pf.Problem != ev.problem && len(e.MoreProblems) < maxMoreProblems {
-			e.MoreProblems = append(e.MoreProblems, pf)
+	if ev.first >= 0 {
+		e.Problem, e.Fix = ev.problems[ev.first].Problem, ev.problems[ev.first].Fix
+		for i, pf := range ev.problems {
+			if i != ev.first && len(e.MoreProblems) < maxMoreProblems {
+				e.MoreProblems = append(e.MoreProblems, pf)
+			}
 		}
 	}
 	sc := score(ev)
@@ -184,9 +185,10 @@ type evidence struct {
 	failures     int
 	recovered    bool // a failure was followed by a success of the same kind
 	unresolved   bool // the last attempt of something still failed
-	problem, fix string
-	// problems are every failure recovered from, one per fix, in order.
+	// problems are every failure recovered from, one per fix, in order;
+	// first is the one worth remembering first (-1 for none).
 	problems   []ProblemFix
+	first      int
 	decision   string
 	insight    string
 	rule       string
@@ -196,7 +198,7 @@ type evidence struct {
 }
 
 func gather(recs []l1.Record, sp span) evidence {
-	var ev evidence
+	ev := evidence{first: -1}
 	if sp.prompt >= 0 {
 		p := recs[sp.prompt].Text
 		if n, isNote := notification(p); isNote {
@@ -334,7 +336,9 @@ func gather(recs []l1.Record, sp span) evidence {
 		}
 		fixes[fixed] = true
 		pf := ProblemFix{problemText(a.rec), fixText(a.rec, recs[a.idx+1:attempts[fixed].idx+1])}
-		if !slices.ContainsFunc(ev.problems, func(o ProblemFix) bool { return o.Problem == pf.Problem }) {
+		at := slices.IndexFunc(ev.problems, func(o ProblemFix) bool { return o.Problem == pf.Problem })
+		if at < 0 {
+			at = len(ev.problems)
 			ev.problems = append(ev.problems, pf)
 		}
 		// The problem worth remembering first is the first one whose fix
@@ -344,7 +348,8 @@ func gather(recs []l1.Record, sp span) evidence {
 		if !ev.recovered || (fixedByEdit && !problemByEdit) {
 			ev.recovered = true
 			problemByEdit = fixedByEdit
-			ev.problem, ev.fix = pf.Problem, pf.Fix
+			ev.first = at
+			ev.problems[at] = pf // a compound command's part fixed by edits
 		}
 	}
 	return ev
@@ -358,25 +363,33 @@ func attemptKeys(r l1.Record) []string {
 	switch {
 	case r.Tool == "Bash":
 		var keys []string
-		line := strings.NewReplacer("&&", "\x00", ";", "\x00").Replace(commandLine(r.Cmd))
-		for seg := range strings.SplitSeq(line, "\x00") {
-			f := strings.Fields(seg)
-			for len(f) > 0 && strings.Contains(f[0], "=") {
-				f = f[1:] // VAR=value prefixes
-			}
-			if len(f) == 0 || f[0] == "cd" {
-				continue
-			}
-			if len(f) > 2 {
-				f = f[:2]
-			}
-			keys = append(keys, "bash:"+strings.Join(f, " "))
+		for _, k := range CommandKeys(r.Cmd) {
+			keys = append(keys, "bash:"+k)
 		}
 		return keys
 	case editTools[r.Tool] && r.File != "":
 		return []string{"edit:" + r.File}
 	}
 	return nil
+}
+
+// CommandKeys names what each part of a command runs, as failures and
+// retries are grouped: its program and subcommand ("go test"), past the
+// variables set for it; a change of directory is no part.
+func CommandKeys(cmd string) []string {
+	var keys []string
+	line := strings.NewReplacer("&&", "\x00", ";", "\x00").Replace(commandLine(cmd))
+	for seg := range strings.SplitSeq(line, "\x00") {
+		f := strings.Fields(seg)
+		for len(f) > 0 && strings.Contains(f[0], "=") {
+			f = f[1:] // VAR=value prefixes
+		}
+		if len(f) == 0 || f[0] == "cd" {
+			continue
+		}
+		keys = append(keys, strings.Join(f[:min(2, len(f))], " "))
+	}
+	return keys
 }
 
 // editsBetween reports whether a project file was changed between two
@@ -669,8 +682,9 @@ func detailsOf(ev evidence, sc scored) string {
 	if len(ev.edited) > 0 {
 		parts = append(parts, fmt.Sprintf("Changed %d file(s), +%d -%d lines.", len(ev.edited), ev.added, ev.rem))
 	}
-	if ev.problem != "" {
-		parts = append(parts, "Problem: "+ev.problem+". Fix: "+ev.fix+".")
+	if ev.first >= 0 {
+		pf := ev.problems[ev.first]
+		parts = append(parts, "Problem: "+pf.Problem+". Fix: "+pf.Fix+".")
 	} else if ev.unresolved {
 		parts = append(parts, "Left failing.")
 	}

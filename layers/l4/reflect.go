@@ -322,7 +322,7 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 
 	var clusters [][]occurrence
 	for _, o := range occ {
-		if i := bestSolution(f.Solutions, o.words); i >= 0 {
+		if i := bestSolution(solved, o.words); i >= 0 {
 			s := &f.Solutions[i]
 			s.Evidence = appendNew(s.Evidence, o.id)
 			s.Sessions = appendNew(s.Sessions, o.sid)
@@ -386,7 +386,11 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 func problemWords(p string) terms.Set {
 	if strings.HasPrefix(p, "`") {
 		if end := strings.Index(p[1:], "`"); end >= 0 {
-			p = commandKey(p[1:end+1]) + " " + p[end+2:]
+			key := ""
+			if keys := l2.CommandKeys(p[1 : end+1]); len(keys) > 0 {
+				key = keys[0]
+			}
+			p = key + " " + p[end+2:]
 		}
 	}
 	s := terms.Set{}
@@ -400,32 +404,12 @@ func problemWords(p string) terms.Set {
 	return s
 }
 
-// commandKey is a command's program and subcommand: past a change of
-// directory and the variables set for it ("cd web && NODE_ENV=test npm
-// test" is "npm test"), as extraction groups attempts.
-func commandKey(cmd string) string {
-	f := strings.Fields(cmd)
-	for len(f) > 0 {
-		switch {
-		case f[0] == "cd":
-			i := slices.Index(f, "&&")
-			if i < 0 {
-				return "cd"
-			}
-			f = f[i+1:]
-		case strings.Contains(f[0], "="):
-			f = f[1:]
-		default:
-			return strings.Join(f[:min(2, len(f))], " ")
-		}
-	}
-	return ""
-}
-
-func bestSolution(sols []Solution, words terms.Set) int {
+// bestSolution gives the solution whose problem words (solved) are most
+// like words, or -1 when none is the same problem.
+func bestSolution(solved []terms.Set, words terms.Set) int {
 	best, bestSim := -1, 0.0
-	for i, s := range sols {
-		if sim := terms.Jaccard(problemWords(s.Problem), words); sim >= sameProblem && sim > bestSim {
+	for i, s := range solved {
+		if sim := terms.Jaccard(s, words); sim >= sameProblem && sim > bestSim {
 			best, bestSim = i, sim
 		}
 	}

@@ -129,9 +129,7 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 			if c := ix.conceptRef(p[pConcept]); c != nil {
 				h.Concept = c
 			}
-		case layerL3:
-			h.Snippet = p[pText]
-		default:
+		case layerL4:
 			h.File = p[pSource]
 		}
 		h.Snippet = sn.focus(p[pText], snippetMax)
