@@ -378,8 +378,24 @@ func attemptKeys(r l1.Record) []string {
 // variables set for it; a change of directory is no part.
 func CommandKeys(cmd string) []string {
 	var keys []string
+	for _, f := range commandParts(cmd) {
+		keys = append(keys, strings.Join(f[:min(2, len(f))], " "))
+	}
+	return keys
+}
+
+// commandParts splits a command's first line into the commands it runs
+// one after another ("a && b; c"), each as its fields: past the
+// variables set for it, without what a pipe feeds the output to ("mix
+// deps.get | tail -5" runs mix deps.get) or a fallback after "||"; a
+// change of directory is no part.
+func commandParts(cmd string) [][]string {
+	var parts [][]string
 	line := strings.NewReplacer("&&", "\x00", ";", "\x00").Replace(commandLine(cmd))
 	for seg := range strings.SplitSeq(line, "\x00") {
+		if i := strings.IndexByte(seg, '|'); i >= 0 {
+			seg = seg[:i]
+		}
 		f := strings.Fields(seg)
 		for len(f) > 0 && strings.Contains(f[0], "=") {
 			f = f[1:] // VAR=value prefixes
@@ -387,9 +403,9 @@ func CommandKeys(cmd string) []string {
 		if len(f) == 0 || f[0] == "cd" {
 			continue
 		}
-		keys = append(keys, strings.Join(f[:min(2, len(f))], " "))
+		parts = append(parts, f)
 	}
-	return keys
+	return parts
 }
 
 // editsBetween reports whether a project file was changed between two
@@ -406,7 +422,7 @@ func editsBetween(recs []l1.Record, from, to int) bool {
 func problemText(r l1.Record) string {
 	what := r.Tool
 	if r.Tool == "Bash" {
-		what = "`" + Truncate(commandLine(r.Cmd), 80) + "`"
+		what = "`" + cutCommand(commandLine(r.Cmd), 80) + "`"
 	} else if r.File != "" {
 		what = r.Tool + " " + r.File
 	}
@@ -424,34 +440,39 @@ func problemText(r l1.Record) string {
 }
 
 // fixText says what was done after a failure until the same command or
-// file worked: the files edited, and the command that passed. A long
-// command that passed is told by how it differs from the one that failed
-// ("with -f", "without priv/static/app.css"): cut at its start, two
-// commits of many files read alike, and the difference is the fix.
+// file worked: the files edited, the commands run that repaired
+// something (a formatter, an install), and the command that passed. A
+// long command that passed is told by how it differs from the one that
+// failed ("with -f", "without priv/static/app.css"): cut at its start,
+// two commits of many files read alike, and the difference is the fix.
 func fixText(failed l1.Record, steps []l1.Record) string {
 	var edits []string
 	seen := map[string]bool{}
-	var last string
-	for _, r := range steps {
+	last := -1
+	for i, r := range steps {
 		if editTools[r.Tool] && r.File != "" && !seen[r.File] {
 			seen[r.File] = true
 			edits = append(edits, r.File)
 		}
 		if r.Tool == "Bash" {
-			last = firstLine(r.Cmd)
+			last = i
 		}
 	}
-	var b strings.Builder
+	var did []string
 	if len(edits) > 0 {
-		b.WriteString("edited " + strings.Join(capList(edits, 5), ", "))
+		did = append(did, "edited "+strings.Join(capList(edits, 5), ", "))
 	}
-	if last != "" {
-		if b.Len() > 0 {
-			b.WriteString(", then ")
+	if last >= 0 {
+		for _, step := range repairSteps(steps[:last]) {
+			did = append(did, "ran `"+step+"`")
 		}
-		b.WriteString(passedText(firstLine(failed.Cmd), last))
+		passed := passedText(firstLine(failed.Cmd), firstLine(steps[last].Cmd))
+		if len(did) == 0 {
+			return passed
+		}
+		return strings.Join(did, ", ") + ", then " + passed
 	}
-	return b.String()
+	return strings.Join(did, ", ")
 }
 
 // maxFixCmd is the longest command a fix shows whole; maxFixDiff the
@@ -466,7 +487,7 @@ const (
 func passedText(failed, passed string) string {
 	was, now := strings.Fields(failed), strings.Fields(passed)
 	if len(passed) <= maxFixCmd || len(was) < 2 || len(now) < 2 || was[0] != now[0] || was[1] != now[1] {
-		return "`" + Truncate(passed, maxFixCmd) + "` passed"
+		return "`" + cutCommand(passed, maxFixCmd) + "` passed"
 	}
 	var with, without []string
 	for _, w := range now {
@@ -479,7 +500,7 @@ func passedText(failed, passed string) string {
 			without = append(without, w)
 		}
 	}
-	shown := Truncate(passed, maxFixCmd)
+	shown := cutCommand(passed, maxFixCmd)
 	visible := len(without) == 0 && !slices.ContainsFunc(with, func(w string) bool { return !strings.Contains(shown, w) })
 	// A command cut in L1 hides what follows the cut: its difference is
 	// not known.
@@ -830,6 +851,28 @@ func Truncate(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// cutCommand cuts a command to about n bytes, keeping what each command
+// it chains runs: the first whole as far as it fits, the others by their
+// program and subcommand ("git add lib/a.ex lib/b.ex … && git commit …"
+// says a commit failed, where a plain cut ends inside the file list).
+func cutCommand(c string, n int) string {
+	if len(c) <= n {
+		return c
+	}
+	parts := strings.Split(c, " && ")
+	if len(parts) == 1 {
+		return Truncate(c, n)
+	}
+	rest := parts[1:]
+	for i, p := range rest {
+		if f := strings.Fields(p); len(f) > 2 {
+			rest[i] = f[0] + " " + f[1] + " …"
+		}
+	}
+	tail := " && " + strings.Join(rest, " && ")
+	return Truncate(parts[0], max(n-len(tail), 16)) + tail
 }
 
 func capList(l []string, n int) []string {

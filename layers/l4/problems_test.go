@@ -85,3 +85,59 @@ func TestProblemWordsAreTheCommandAndTheMessage(t *testing.T) {
 		t.Errorf("two problems of other programs and messages: similarity %.2f", j)
 	}
 }
+
+// TestSolutionShowsTheFixThatAnswersTheError: of the fixes a recurring
+// problem had, a solution shows the one its error message points to
+// (git's "Use -f", a hook's "Run 'mix format'"), not the one that came
+// last, which went round the problem; a later occurrence fixed the plain
+// way does not displace it.
+func TestSolutionShowsTheFixThatAnswersTheError(t *testing.T) {
+	ignored := "`git add lib/shop_web/live/cart_live.ex priv/static/app.css` exited 1: The following paths are ignored by one of your .gitignore files: priv/static hint: Use -f if you really want to add them."
+	unformatted := "`git commit -m wip` failed: Pre-commit validation failed: [FORMAT] Code is not formatted. Run 'mix format' to fix."
+	session := func(i int, ignoredFix, formatFix string) *l2.File {
+		sid := fmt.Sprintf("%08d", i)
+		base := fmt.Sprintf("2026-02-1%d_1000_%s", i, sid)
+		e := l2.Exchange{
+			ID:           l2.MakeID("x", base, "sub:1"),
+			Source:       l2.Subconscious,
+			Significance: 0.7,
+			Created:      fmt.Sprintf("2026-02-1%dT10:00:00Z", i),
+			Problem:      ignored,
+			Fix:          ignoredFix,
+			MoreProblems: []l2.ProblemFix{{Problem: unformatted, Fix: formatFix}},
+		}
+		e.Updated = e.Created
+		e.SetTTL()
+		return &l2.File{L1: l2.L1Name(base), Exchanges: []l2.Exchange{e}}
+	}
+	sessions := []*l2.File{
+		session(1, "`git add -f priv/static/app.css && git add lib/shop_web/live/cart_live.ex` passed", "ran `mix format`, then `git commit -m wip` passed"),
+		session(2, "`git add` again without `priv/static/app.css` passed", "`git commit -m wip` passed"),
+		session(3, "`git add .beads/issues.jsonl assets/js/app.js lib/accounts/session_token.ex…` passed", "edited lib/shop/cart.ex, then `git commit -m wip` passed"),
+	}
+	f := &Facts{}
+	check := func(when string) {
+		t.Helper()
+		shown := map[string]string{}
+		for _, s := range f.Solutions {
+			shown[s.Problem] = s.Solution
+		}
+		if got, want := shown[ignored], "`git add -f priv/static/app.css && git add lib/shop_web/live/cart_live.ex` passed"; got != want {
+			t.Errorf("%s, the ignored file is solved by\n %s\nwant\n %s", when, got, want)
+		}
+		if got, want := shown[unformatted], "ran `mix format`, then `git commit -m wip` passed"; got != want {
+			t.Errorf("%s, the unformatted commit is solved by\n %s\nwant\n %s", when, got, want)
+		}
+	}
+	Reflect(f, sessions, &l3.File{})
+	if len(f.Solutions) != 2 {
+		t.Fatalf("solutions %+v; want the ignored file and the format check", f.Solutions)
+	}
+	check("at first")
+	sessions = append(sessions, session(4, "`git add lib/shop_web/live/cart_live.ex` passed", "`git commit -m wip` passed"))
+	Reflect(f, sessions, &l3.File{})
+	check("after a fourth session")
+	if len(f.Solutions[0].Attempts) != 4 || len(f.Solutions[0].Sessions) != 4 {
+		t.Errorf("the fourth session was not counted: %+v", f.Solutions[0])
+	}
+}

@@ -329,7 +329,7 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 			s.Files = append(s.Files, o.files...)
 			if o.fix != "" {
 				s.Attempts = appendNew(s.Attempts, o.fix)
-				s.Solution = o.fix
+				s.Solution = preferFix(s.Problem, s.Solution, o.fix)
 			}
 			s.LastValidated = max(s.LastValidated, o.time)
 			s.Updated = max(s.Updated, o.time)
@@ -368,7 +368,7 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 			s.Files = append(s.Files, o.files...)
 			if o.fix != "" {
 				s.Attempts = appendNew(s.Attempts, o.fix)
-				s.Solution = o.fix
+				s.Solution = preferFix(s.Problem, s.Solution, o.fix)
 			}
 			s.LastValidated = max(s.LastValidated, o.time)
 		}
@@ -377,6 +377,54 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 		f.Solutions = append(f.Solutions, s)
 		rep.SolutionsAdded++
 	}
+}
+
+// preferFix gives the fix a solution shows once fix, newer than the one
+// it shows, has been seen: the one that answers the error, sharing as
+// many words with its message ("hint: Use -f" and a fix that forced the
+// add; "Run 'mix format'" and one that ran it), the newer of two alike.
+// A fix that merely worked last may have gone round the problem (the
+// file left out of the commit).
+func preferFix(problem, shown, fix string) string {
+	if shown == "" {
+		return fix
+	}
+	if strings.HasPrefix(problem, "`") {
+		if end := strings.Index(problem[1:], "`"); end >= 0 {
+			problem = problem[end+2:] // the message, not the command that failed
+		}
+	}
+	msg := fixWords(problem)
+	answers := func(f string) int {
+		n := 0
+		for w := range fixWords(f) {
+			if _, ok := msg[w]; ok {
+				n++
+			}
+		}
+		return n
+	}
+	if answers(fix) >= answers(shown) {
+		return fix
+	}
+	return shown
+}
+
+// fixWords are the words and flags of a fix or an error message, as
+// written: a flag such as -f is the answer to a hint that names it.
+func fixWords(s string) map[string]struct{} {
+	out := map[string]struct{}{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == ' ' || r == '/' || r == '`' || r == '\'' || r == '"' || r == ',' || r == ':' || r == '(' || r == ')' || r == '[' || r == ']'
+	}) {
+		w = strings.TrimRight(w, ".;")
+		switch w {
+		case "", "passed", "again", "with", "without", "then", "ran", "edited", "&&", "2>&1":
+			continue
+		}
+		out[w] = struct{}{}
+	}
+	return out
 }
 
 // problemWords are the terms of a problem that tell it from another: a
