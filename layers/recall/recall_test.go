@@ -769,3 +769,40 @@ func TestAnswerEndsWithTheAction(t *testing.T) {
 		t.Errorf("answer at lines %v, want 21 to 28: the matching line, what follows, and the call the assistant announced", h.Lines)
 	}
 }
+
+// TestAnswerReachesANearbyRecordAsGood: a record nearly as good as the
+// answer's own, ten lines from it in the same conversation, joins the
+// answer's lines; one further away is an answer of its own.
+func TestAnswerReachesANearbyRecordAsGood(t *testing.T) {
+	read := func(i int) map[string]any {
+		return map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "lib/part" + itoa(i) + ".ex"}
+	}
+	why := say("with_span in OtelTraceHelpers has to take do blocks: let me rewrite it to be a macro.")
+	what := say("The macro needs OpenTelemetry.Tracer required first; OtelTraceHelpers compiles now.")
+	q := "why was with_span in OtelTraceHelpers turned into a macro"
+	for _, c := range []struct {
+		gap  int
+		join bool
+	}{{9, true}, {30, false}} {
+		m := newMemory(t)
+		recs := append(filler(20), why)
+		for i := range c.gap {
+			recs = append(recs, read(i))
+		}
+		recs = append(recs, what)
+		recs = append(recs, filler(20)...)
+		m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+		hits := m.search(q, Options{Max: 2})
+		if len(hits) == 0 {
+			t.Fatal("nothing found")
+		}
+		h, far := hits[0], 21+c.gap+1
+		joined := h.Lines[0] <= 21 && h.Lines[1] >= far
+		if joined != c.join || h.Lines[1]-h.Lines[0] >= siblingLines {
+			t.Errorf("gap %d: first answer at lines %v; want the records on lines 21 and %d in it: %v, under %d lines", c.gap, h.Lines, far, c.join, siblingLines)
+		}
+		if !c.join && (len(hits) < 2 || hits[1].Lines == h.Lines) {
+			t.Errorf("gap %d: answers %+v; want the other record an answer of its own", c.gap, hits)
+		}
+	}
+}

@@ -60,6 +60,11 @@ const (
 	answerFollow  = 6
 	answerLead    = 5
 	answerLines   = 2*neighbourSpan + answerFollow + 1
+	// siblingShare is how good a record of the same exchange must be,
+	// against an answer's, to join its window, and siblingLines the most
+	// lines the window then spans.
+	siblingShare = 0.5
+	siblingLines = answerLines + answerFollow
 
 	// synonymCredit is the coverage a query term gets when only a word
 	// of its thesaurus group was found.
@@ -797,6 +802,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				o.score += exchangeLift * u.score
 				o.match |= u.match
 				o.coverage = cover(o.match)
+			} else {
+				ix.reach(o, u)
 			}
 			continue
 		}
@@ -805,6 +812,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 	}
 	// One answer per place: records whose lines overlap show the same
 	// lines.
+	// A record of no exchange nearly as good as one just before or after
+	// it joins that answer, as records of one exchange do.
 	kept := out[:0]
 	for _, u := range out {
 		if u.session != "" && u.lines[0] > 0 && slices.ContainsFunc(kept, func(k unit) bool {
@@ -812,7 +821,16 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		}) {
 			continue
 		}
-		kept = append(kept, u)
+		joined := false
+		for i := range kept {
+			if u.exchange == nil && kept[i].exchange == nil && ix.reach(&kept[i], u) {
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			kept = append(kept, u)
+		}
 	}
 	out = kept
 	// An answer that holds more of the question is the better one: BM25
@@ -1003,6 +1021,28 @@ func (ix *Index) widen(u *unit, r docRef, score float32) {
 	u.window = append(u.window, r)
 	u.wscore = append(u.wscore, score)
 	u.lines = [2]uint32{lo, hi}
+}
+
+// reach widens answer o to u, a record of its conversation nearly as
+// good as o's own a few lines before or after it ("I need to make
+// with_span work with do blocks; let me rewrite it as a macro" ten lines
+// before the record that names the module), and reports whether it did.
+func (ix *Index) reach(o *unit, u unit) bool {
+	if o.d.Layer != layerL1 || u.d.Layer != layerL1 || o.session != u.session || u.at.seg != o.at.seg ||
+		u.score < siblingShare*o.score || !ix.convOf(o.at).in(int(u.at.doc)) {
+		return false
+	}
+	_, nl, _ := ix.segs[u.at.seg].docSpan(int(u.at.doc))
+	lo, hi := min(o.lines[0], nl), max(o.lines[1], nl)
+	if hi-lo >= siblingLines {
+		return false
+	}
+	if !slices.Contains(o.window, u.at) {
+		o.window = append(o.window, u.at)
+		o.wscore = append(o.wscore, float32(u.raw))
+	}
+	o.lines = [2]uint32{lo, hi}
+	return true
 }
 
 func (ix *Index) expired(d doc) bool {
