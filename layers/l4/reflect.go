@@ -411,15 +411,20 @@ func preferFix(problem, shown, fix string) string {
 }
 
 // fixWords are the words and flags of a fix or an error message, as
-// written: a flag such as -f is the answer to a hint that names it.
+// written (a flag such as -f is the answer to a hint that names it),
+// without the short and function words any two sentences share.
 func fixWords(s string) map[string]struct{} {
 	out := map[string]struct{}{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return r == ' ' || r == '/' || r == '`' || r == '\'' || r == '"' || r == ',' || r == ':' || r == '(' || r == ')' || r == '[' || r == ']'
 	}) {
 		w = strings.TrimRight(w, ".;")
+		if len(w) < 3 && !strings.HasPrefix(w, "-") {
+			continue // "to", "is", "a": a commit message and an error share them by chance
+		}
 		switch w {
-		case "", "passed", "again", "with", "without", "then", "ran", "edited", "&&", "2>&1":
+		case "passed", "again", "with", "without", "then", "ran", "edited", "&&", "2>&1",
+			"the", "and", "for", "you", "your", "this", "that", "are", "was", "not", "has":
 			continue
 		}
 		out[w] = struct{}{}

@@ -60,9 +60,10 @@ const (
 	answerFollow  = 6
 	answerLead    = 5
 	answerLines   = 2*neighbourSpan + answerFollow + 1
-	// siblingShare is how good a record of the same exchange must be,
-	// against an answer's, to join its window, and siblingLines the most
-	// lines the window then spans.
+	// siblingShare is how good a record of the same exchange (or, in a
+	// memory without exchanges, conversation) must be, against an
+	// answer's, to join its window, and siblingLines the most lines the
+	// window then spans.
 	siblingShare = 0.5
 	siblingLines = answerLines + answerFollow
 
@@ -803,7 +804,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				o.match |= u.match
 				o.coverage = cover(o.match)
 			} else {
-				ix.reach(o, u)
+				ix.reach(o, u) // a record of the exchange near its answer
 			}
 			continue
 		}
@@ -811,9 +812,9 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		out = append(out, u)
 	}
 	// One answer per place: records whose lines overlap show the same
-	// lines.
-	// A record of no exchange nearly as good as one just before or after
-	// it joins that answer, as records of one exchange do.
+	// lines. A record of no exchange at least half as good as an answer
+	// a few lines from it joins that answer, as records of one exchange
+	// do above.
 	kept := out[:0]
 	for _, u := range out {
 		if u.session != "" && u.lines[0] > 0 && slices.ContainsFunc(kept, func(k unit) bool {
@@ -1023,8 +1024,8 @@ func (ix *Index) widen(u *unit, r docRef, score float32) {
 	u.lines = [2]uint32{lo, hi}
 }
 
-// reach widens answer o to u, a record of its conversation nearly as
-// good as o's own a few lines before or after it ("I need to make
+// reach widens answer o to u, a record of its conversation at least
+// siblingShare as good as o's own, a few lines before or after it ("I need to make
 // with_span work with do blocks; let me rewrite it as a macro" ten lines
 // before the record that names the module), and reports whether it did.
 func (ix *Index) reach(o *unit, u unit) bool {
