@@ -150,9 +150,11 @@ type Index struct {
 	open map[string]*os.File
 	dfs  map[string]int
 	// intent is what the query being answered asks for, candidates how
-	// many documents it lifts.
+	// many documents it lifts, exchanges the sessions' exchanges read
+	// while answering it.
 	intent     intent
 	candidates int
+	exchanges  *exchanges
 }
 
 type srcRef struct{ seg, src int }

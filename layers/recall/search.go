@@ -250,6 +250,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	}
 	ix.intent = intentOf(query)
 	ix.candidates = cmp.Or(opts.Candidates, candidates)
+	ix.exchanges = ix.exchangeIndex() // read once for both passes
 	sc := ix.score(qs)
 	units := ix.units(sc, qs, origs)
 	if !opts.NoFeedback && len(units) > 0 {
@@ -688,7 +689,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		}
 		return c / idfSum
 	}
-	exIndex := ix.exchangeIndex()
+	exIndex := ix.exchanges
 	us := make([]unit, 0, len(cs))
 	byExchange := map[docRef]int{}
 	for _, c := range cs {
@@ -816,22 +817,20 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 	// a few lines from it joins that answer, as records of one exchange
 	// do above.
 	kept := out[:0]
+	bySession := map[string][]int{} // indexes into kept
 	for _, u := range out {
-		if u.session != "" && u.lines[0] > 0 && slices.ContainsFunc(kept, func(k unit) bool {
-			return k.session == u.session && k.lines[0] > 0 && k.lines[0] <= u.lines[1]+1 && u.lines[0] <= k.lines[1]+1
+		mine := bySession[u.session]
+		if u.session != "" && u.lines[0] > 0 && slices.ContainsFunc(mine, func(i int) bool {
+			k := &kept[i]
+			return k.lines[0] > 0 && k.lines[0] <= u.lines[1]+1 && u.lines[0] <= k.lines[1]+1
 		}) {
 			continue
 		}
-		joined := false
-		for i := range kept {
-			if u.exchange == nil && kept[i].exchange == nil && ix.reach(&kept[i], u) {
-				joined = true
-				break
-			}
+		if u.exchange == nil && slices.ContainsFunc(mine, func(i int) bool { return kept[i].exchange == nil && ix.reach(&kept[i], u) }) {
+			continue
 		}
-		if !joined {
-			kept = append(kept, u)
-		}
+		bySession[u.session] = append(mine, len(kept))
+		kept = append(kept, u)
 	}
 	out = kept
 	// An answer that holds more of the question is the better one: BM25
