@@ -422,7 +422,7 @@ func editsBetween(recs []l1.Record, from, to int) bool {
 func problemText(r l1.Record) string {
 	what := r.Tool
 	if r.Tool == "Bash" {
-		what = "`" + cutCommand(commandLine(r.Cmd), 80) + "`"
+		what = "`" + cutCommand(firstLine(r.Cmd), 80) + "`"
 	} else if r.File != "" {
 		what = r.Tool + " " + r.File
 	}

@@ -25,7 +25,7 @@ const maxRepairCmd = 60
 func repairSteps(steps []l1.Record) []string {
 	var out []string
 	for _, r := range steps {
-		if r.Tool != "Bash" || !ok(r) || cancelled(r) {
+		if r.Tool != "Bash" || !ok(r) {
 			continue
 		}
 		for _, f := range commandParts(r.Cmd) {
