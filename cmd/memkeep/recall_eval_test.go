@@ -67,12 +67,7 @@ func TestRecallQuestions(t *testing.T) {
 	// tuned for.
 	var pooled evalScore
 	for _, name := range []string{"fresh.json", "fresh2.json", "fresh3.json", "fresh4.json", "fresh5.json", "fresh6.json", "fresh7.json"} {
-		f := askSet(t, p, l1, name)
-		pooled.asked += f.asked
-		pooled.hit1 += f.hit1
-		pooled.hit5 += f.hit5
-		pooled.grep1 += f.grep1
-		pooled.hook += f.hook
+		pooled.pool(askSet(t, p, l1, name))
 	}
 	t.Logf("the fresh sets together: %d questions; hit@1 %d (grep %d), hit@5 %d, the prompt hook %d", pooled.asked, pooled.hit1, pooled.grep1, pooled.hit5, pooled.hook)
 }
@@ -181,6 +176,15 @@ type evalScore struct {
 	never, neverAnswered int
 	neverInjected        int
 	unanswerable         []string
+}
+
+// pool adds another set's answered questions to s.
+func (s *evalScore) pool(f evalScore) {
+	s.asked += f.asked
+	s.hit1 += f.hit1
+	s.hit5 += f.hit5
+	s.grep1 += f.grep1
+	s.hook += f.hook
 }
 
 func (s *evalScore) add(other bool, at int, hook, grep1, grep5 bool) {

@@ -183,7 +183,6 @@ type evidence struct {
 	commands     []string
 	added, rem   int
 	failures     int
-	recovered    bool // a failure was followed by a success of the same kind
 	unresolved   bool // the last attempt of something still failed
 	// problems are every failure recovered from, one per fix, in order;
 	// first is the one worth remembering first (-1 for none).
@@ -196,6 +195,10 @@ type evidence struct {
 	usedAgents bool
 	ranTests   bool
 }
+
+// recovered reports whether a failure was followed by a success of the
+// same kind.
+func (ev *evidence) recovered() bool { return ev.first >= 0 }
 
 func gather(recs []l1.Record, sp span) evidence {
 	ev := evidence{first: -1}
@@ -345,8 +348,7 @@ func gather(recs []l1.Record, sp span) evidence {
 		// took changes to the project; a retry with other flags is a
 		// lesser one.
 		fixedByEdit := editsBetween(recs, a.idx, attempts[fixed].idx)
-		if !ev.recovered || (fixedByEdit && !problemByEdit) {
-			ev.recovered = true
+		if !ev.recovered() || (fixedByEdit && !problemByEdit) {
 			problemByEdit = fixedByEdit
 			ev.first = at
 			ev.problems[at] = pf // a compound command's part fixed by edits

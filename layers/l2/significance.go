@@ -39,7 +39,7 @@ func score(ev evidence) scored {
 	if ev.rule != "" {
 		add("rule", 0.35, "the user stated a rule")
 	}
-	if ev.recovered {
+	if ev.recovered() {
 		add("fail-then-fix", 0.25, "a failure was followed by a fix that worked")
 	} else if ev.unresolved {
 		add("unresolved", 0.15, "a failure was left unresolved")
@@ -82,7 +82,7 @@ func score(ev evidence) scored {
 	switch {
 	case ev.correction:
 		s.typ = TypeCorrection
-	case ev.recovered:
+	case ev.recovered():
 		s.typ = TypeIteration
 	case ev.rule != "" || ev.decision != "":
 		s.typ = TypeDecision

@@ -324,14 +324,7 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 	for _, o := range occ {
 		if i := bestSolution(solved, o.words); i >= 0 {
 			s := &f.Solutions[i]
-			s.Evidence = appendNew(s.Evidence, o.id)
-			s.Sessions = appendNew(s.Sessions, o.sid)
-			s.Files = append(s.Files, o.files...)
-			if o.fix != "" {
-				s.Attempts = appendNew(s.Attempts, o.fix)
-				s.Solution = preferFix(s.Problem, s.Solution, o.fix)
-			}
-			s.LastValidated = max(s.LastValidated, o.time)
+			addOccurrence(s, o)
 			s.Updated = max(s.Updated, o.time)
 			s.Confidence = solutionConfidence(len(set(s.Sessions)))
 			rep.SolutionsUpdated++
@@ -363,20 +356,36 @@ func reflectSolutions(f *Facts, byID map[string]*l2.Exchange, sidOf map[string]s
 		}
 		s := Solution{ID: id, Problem: c[0].problem}
 		for _, o := range c {
-			s.Evidence = appendNew(s.Evidence, o.id)
-			s.Sessions = appendNew(s.Sessions, o.sid)
-			s.Files = append(s.Files, o.files...)
-			if o.fix != "" {
-				s.Attempts = appendNew(s.Attempts, o.fix)
-				s.Solution = preferFix(s.Problem, s.Solution, o.fix)
-			}
-			s.LastValidated = max(s.LastValidated, o.time)
+			addOccurrence(&s, o)
 		}
 		s.Updated = s.LastValidated
 		s.Confidence = solutionConfidence(len(sessions))
 		f.Solutions = append(f.Solutions, s)
 		rep.SolutionsAdded++
 	}
+}
+
+// addOccurrence counts an occurrence as evidence of s.
+func addOccurrence(s *Solution, o occurrence) {
+	s.Evidence = appendNew(s.Evidence, o.id)
+	s.Sessions = appendNew(s.Sessions, o.sid)
+	s.Files = append(s.Files, o.files...)
+	if o.fix != "" {
+		s.Attempts = appendNew(s.Attempts, o.fix)
+		s.Solution = preferFix(s.Problem, s.Solution, o.fix)
+	}
+	s.LastValidated = max(s.LastValidated, o.time)
+}
+
+// splitProblem parts an L2 problem into the command that failed (between
+// backticks; "" for another tool's failure) and its message.
+func splitProblem(p string) (cmd, msg string) {
+	if strings.HasPrefix(p, "`") {
+		if end := strings.Index(p[1:], "`"); end >= 0 {
+			return p[1 : end+1], p[end+2:]
+		}
+	}
+	return "", p
 }
 
 // preferFix gives the fix a solution shows once fix, newer than the one
@@ -389,12 +398,8 @@ func preferFix(problem, shown, fix string) string {
 	if shown == "" {
 		return fix
 	}
-	if strings.HasPrefix(problem, "`") {
-		if end := strings.Index(problem[1:], "`"); end >= 0 {
-			problem = problem[end+2:] // the message, not the command that failed
-		}
-	}
-	msg := fixWords(problem)
+	_, message := splitProblem(problem) // not the command that failed
+	msg := fixWords(message)
 	answers := func(f string) int {
 		n := 0
 		for w := range fixWords(f) {
@@ -413,8 +418,8 @@ func preferFix(problem, shown, fix string) string {
 // fixWords are the words and flags of a fix or an error message, as
 // written (a flag such as -f is the answer to a hint that names it),
 // without the short and function words any two sentences share.
-func fixWords(s string) map[string]struct{} {
-	out := map[string]struct{}{}
+func fixWords(s string) terms.Set {
+	out := terms.Set{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return r == ' ' || r == '/' || r == '`' || r == '\'' || r == '"' || r == ',' || r == ':' || r == '(' || r == ')' || r == '[' || r == ']'
 	}) {
@@ -437,17 +442,12 @@ func fixWords(s string) map[string]struct{} {
 // commit, differ each time the problem recurs) and the message, without
 // the words every failure report has.
 func problemWords(p string) terms.Set {
-	if strings.HasPrefix(p, "`") {
-		if end := strings.Index(p[1:], "`"); end >= 0 {
-			key := ""
-			if keys := l2.CommandKeys(p[1 : end+1]); len(keys) > 0 {
-				key = keys[0]
-			}
-			p = key + " " + p[end+2:]
-		}
+	cmd, msg := splitProblem(p)
+	if keys := l2.CommandKeys(cmd); len(keys) > 0 {
+		msg = keys[0] + " " + msg
 	}
 	s := terms.Set{}
-	for _, w := range terms.Words(p) {
+	for _, w := range terms.Words(msg) {
 		switch w {
 		case "exit", "fail", "error", "2>&1":
 			continue

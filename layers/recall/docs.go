@@ -337,8 +337,8 @@ func (b *segmentBuilder) addFacts(name, stamp string, f *l4.Facts) {
 	}
 }
 
-// solutionText shows a solution: the problem, the fix that worked last,
-// and the other fixes that worked.
+// solutionText shows a solution: the problem, the fix it shows (the one
+// that answers the error), and the other fixes that worked.
 func solutionText(s l4.Solution) string {
 	t := s.Problem + " → " + s.Solution
 	var others []string

@@ -689,7 +689,6 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		}
 		return c / idfSum
 	}
-	exIndex := ix.exchanges
 	us := make([]unit, 0, len(cs))
 	byExchange := map[docRef]int{}
 	for _, c := range cs {
@@ -756,7 +755,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 				ix.widen(&u, nb, sc.at(nb).score)
 			}
 			u.score = u.raw + neighbourLift*best
-			if ex, ok := exIndex.find(u.session, d.Line); ok {
+			if ex, ok := ix.exchanges.find(u.session, d.Line); ok {
 				u.exchange = &ex
 				u.score += exchangeLift * float64(sc.at(ex).score)
 			}
@@ -1011,38 +1010,40 @@ func (c conv) leading(at uint32, line uint32, n int) (docRef, bool) {
 }
 
 // widen adds the record r to the answer's window, shown by its score,
-// when the window then spans at most answerLines lines.
+// when the window then spans fewer than answerLines lines.
 func (ix *Index) widen(u *unit, r docRef, score float32) {
+	ix.join(u, r, score, answerLines)
+}
+
+// join adds the record r to the answer's window, shown by its score,
+// when the window then spans fewer than limit lines, and reports whether
+// r is in the window.
+func (ix *Index) join(u *unit, r docRef, score float32, limit uint32) bool {
+	if slices.Contains(u.window, r) {
+		return true
+	}
 	_, nl, _ := ix.segs[r.seg].docSpan(int(r.doc))
 	lo, hi := min(u.lines[0], nl), max(u.lines[1], nl)
-	if hi-lo >= answerLines || slices.Contains(u.window, r) {
-		return
+	if hi-lo >= limit {
+		return false
 	}
 	u.window = append(u.window, r)
 	u.wscore = append(u.wscore, score)
 	u.lines = [2]uint32{lo, hi}
+	return true
 }
 
 // reach widens answer o to u, a record of its conversation at least
-// siblingShare as good as o's own, a few lines before or after it ("I need to make
-// with_span work with do blocks; let me rewrite it as a macro" ten lines
-// before the record that names the module), and reports whether it did.
+// siblingShare as good as o's own a few lines before or after it ("I
+// need to make with_span work with do blocks; let me rewrite it as a
+// macro" ten lines before the record that names the module), and
+// reports whether it did.
 func (ix *Index) reach(o *unit, u unit) bool {
 	if o.d.Layer != layerL1 || u.d.Layer != layerL1 || o.session != u.session || u.at.seg != o.at.seg ||
 		u.score < siblingShare*o.score || !ix.convOf(o.at).in(int(u.at.doc)) {
 		return false
 	}
-	_, nl, _ := ix.segs[u.at.seg].docSpan(int(u.at.doc))
-	lo, hi := min(o.lines[0], nl), max(o.lines[1], nl)
-	if hi-lo >= siblingLines {
-		return false
-	}
-	if !slices.Contains(o.window, u.at) {
-		o.window = append(o.window, u.at)
-		o.wscore = append(o.wscore, float32(u.raw))
-	}
-	o.lines = [2]uint32{lo, hi}
-	return true
+	return ix.join(o, u.at, float32(u.raw), siblingLines)
 }
 
 func (ix *Index) expired(d doc) bool {
