@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -594,13 +595,24 @@ func sameTail(path string, end, tail uint64) bool {
 	return tailHash(buf) == tail
 }
 
+// newestStems gives the stems the newest segment holds, when it is an
+// update's (appendStems): most words of what is pending are the words the
+// last update stemmed, a turn's L2 file above all.
+func (ix *Index) newestStems() []byte {
+	if n := len(ix.segs); n > 0 && !ix.segs[n-1].base {
+		return ix.segs[n-1].words
+	}
+	return nil
+}
+
 // readPending builds an in-memory segment of what is pending, within
 // budget bytes; what does not fit waits for a rebuild.
 func (ix *Index) readPending(budget int64) error {
 	if len(ix.pending) == 0 {
 		return nil
 	}
-	b := newSegmentBuilder(newTokenizer(), false)
+	b := newSegmentBuilder(false)
+	b.tok.addStems(ix.newestStems())
 	var spent int64
 	for _, p := range ix.pending {
 		n := p.file.size - int64(p.from)
@@ -699,7 +711,7 @@ func Build(l memdir.Layout) error {
 	var wg sync.WaitGroup
 	for w := range workers {
 		share := files[w*len(files)/workers : (w+1)*len(files)/workers]
-		parts[w] = newSegmentBuilder(newTokenizer(), true)
+		parts[w] = newSegmentBuilder(true)
 		if w == 0 {
 			parts[w].startSource(source{Name: dirsSource, Stamp: dirs})
 		}
@@ -775,6 +787,7 @@ func Update(l memdir.Layout, opts UpdateOptions) error {
 		}
 		ix.check(files, true)
 	}
+	stems := bytes.Clone(ix.newestStems()) // read before the segments are unmapped
 	ix.Close()
 	if ix.rebuild {
 		lock.Unlock()
@@ -787,7 +800,8 @@ func Update(l memdir.Layout, opts UpdateOptions) error {
 	if len(ix.pending) == 0 && dirs == ix.dirs {
 		return nil
 	}
-	b := newSegmentBuilder(newTokenizer(), false)
+	b := newSegmentBuilder(false)
+	b.tok.addStems(stems)
 	b.startSource(source{Name: dirsSource, Stamp: dirs})
 	for _, p := range ix.pending {
 		if err := b.addFile(l, p); err != nil {

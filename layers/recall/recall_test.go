@@ -273,11 +273,11 @@ func TestJoinedBuildIsTheSame(t *testing.T) {
 	if err != nil || len(files) != 6 {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
-	whole := newSegmentBuilder(newTokenizer(), true)
+	whole := newSegmentBuilder(true)
 	for _, f := range files {
 		whole.addFile(m.l, pendingRead{file: f, line: 1})
 	}
-	parts := []*segmentBuilder{newSegmentBuilder(newTokenizer(), true), newSegmentBuilder(newTokenizer(), true), newSegmentBuilder(newTokenizer(), true)}
+	parts := []*segmentBuilder{newSegmentBuilder(true), newSegmentBuilder(true), newSegmentBuilder(true)}
 	for i, f := range files {
 		parts[i/2].addFile(m.l, pendingRead{file: f, line: 1})
 	}
@@ -285,6 +285,56 @@ func TestJoinedBuildIsTheSame(t *testing.T) {
 	parts[0].join(parts[2])
 	if a, b := whole.encode(), parts[0].encode(); string(a) != string(b) {
 		t.Errorf("the joined build differs: %d bytes against %d", len(b), len(a))
+	}
+}
+
+// TestUpdateStartsFromTheLastStems: the stems an update's segment keeps
+// are the stemmer's; a builder started from them (damaged lines and all)
+// indexes a file exactly as one that stems every word itself.
+func TestUpdateStartsFromTheLastStems(t *testing.T) {
+	m := newMemory(t)
+	base := "2026-02-11_1000_aaaa1111"
+	m.write(m.l.L2File(base), map[string]any{"session_id": "aaaa1111-0000", "l1": base + ".l1.jsonl", "exchanges": []map[string]any{
+		{"id": "x-1", "summary": "Reconnecting websockets back off exponentially", "details": "The TruncatedOutput component hides long results; go to lib/spotter_web/live.", "l1_range": []int{1, 3}},
+		{"id": "x-2", "summary": "Sessions were listed by keyset pagination", "l1_range": []int{4, 9}},
+	}})
+	files, err := listFiles(m.l)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	first := newSegmentBuilder(false)
+	first.addFile(m.l, pendingRead{file: files[0], line: 1})
+	stems := first.tok.appendStems(nil)
+	for _, w := range []string{"reconnecting reconnect", "exponentially exponenti", "sessions session", "truncated truncat"} {
+		if !strings.Contains("\n"+string(stems), "\n"+w+"\n") {
+			t.Errorf("the stems kept lack %q: %q", w, stems)
+		}
+	}
+	if strings.Contains("\n"+string(stems), "\ngo ") || strings.Contains(string(stems), "lib ") {
+		t.Errorf("the stems kept hold words the stemmer never sees: %q", stems)
+	}
+	damaged := append(append([]byte("BAD Stem\nhalf\n\nkeys\n"), stems...), "listed lie\n"...)
+	seeded, fresh := newSegmentBuilder(false), newSegmentBuilder(false)
+	seeded.tok.addStems(damaged)
+	if got := seeded.tok.stems["listed"]; got != "lie" {
+		t.Fatalf("a well-formed line was not read: listed → %q", got)
+	}
+	delete(seeded.tok.stems, "listed") // a wrong stem would change the index, as it should
+	for w := range seeded.tok.stems {
+		if !stemmed(w) {
+			t.Errorf("a damaged line was read: %q", w)
+		}
+	}
+	seeded.addFile(m.l, pendingRead{file: files[0], line: 1})
+	fresh.addFile(m.l, pendingRead{file: files[0], line: 1})
+	a, b := seeded.encode(), fresh.encode()
+	sa, err1 := decodeSegment(a)
+	sb, err2 := decodeSegment(b)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if string(a[:segHeader-4]) != string(b[:segHeader-4]) || string(a[segHeader:len(a)-len(sa.words)]) != string(b[segHeader:len(b)-len(sb.words)]) {
+		t.Error("a builder started from the kept stems indexes the file otherwise than one that stems it")
 	}
 }
 
@@ -414,6 +464,8 @@ func TestUpdateAfterATurn(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(Dir(m.l), segs[len(segs)-1]))
 	if s, err := decodeSegment(data); err != nil || s.nDocs > 3 {
 		t.Errorf("the turn's segment holds %d documents (%v), want the new line and the two exchanges", s.nDocs, err)
+	} else if !strings.Contains(string(s.words), "\nnetworks network\n") {
+		t.Errorf("the turn's segment does not keep the stems it made for the next update: %q", s.words)
 	}
 	for q, want := range map[string]string{
 		"websocket reconnect backoff": two,

@@ -22,7 +22,7 @@ import (
 //	magic     segMagic
 //	header    flags, sources, docs, terms, postings, blob length (u32
 //	          each), total document length (f32), samples, sample bytes
-//	          (u32 each)
+//	          (u32 each), words bytes (u32)
 //	sources   name off, len, stamp off, len, first doc, docs, first line,
 //	          next line (u32), from, to, tail (u64): ×sourceSize
 //	docs      line, line to, payload off, payload len (u32), layer, kind,
@@ -34,13 +34,15 @@ import (
 //	samples   offsets (u32, samples+1 of them) into the sample bytes: every
 //	          termSample-th term, in order
 //	blob      names, stamps, terms, payloads
+//	words     an update's segment only: the words it stemmed, each "word
+//	          stem\n", for the next update to start from (words)
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall11\n"
+const segMagic = "memkeep-recall12\n"
 
 const (
-	segHeader   = len(segMagic) + 9*4
+	segHeader   = len(segMagic) + 10*4
 	sourceSize  = 8*4 + 3*8
 	docSize     = 4*4 + 4 + 8 + 2*4 + 8 + 4
 	termSize    = 4 * 4
@@ -153,14 +155,23 @@ func splitPayload(p string) (f [pFields]string) {
 }
 
 // segmentBuilder gathers the documents of some sources and encodes them.
+// Terms are numbered as they are first seen, so that adding a document's
+// terms and closing it index slices: a build adds hundreds of millions of
+// terms, and a map per document costs a third of it.
 type segmentBuilder struct {
 	tok      *tokenizer
 	base     bool
 	sources  []source
 	docs     []doc
-	postings map[string][]posting
-	cur      map[string]float32 // the document being added: its terms
-	curLen   float32            // and their total weight
+	ids      map[string]int32 // a term's number
+	terms    []string         // by number
+	postings [][]posting      // by term number
+	// The document being added: each term's weighted frequency, by
+	// number, the numbers it holds in the order first seen, and their
+	// total weight.
+	curTF  []float32
+	cur    []int32
+	curLen float32
 }
 
 type posting struct {
@@ -168,13 +179,34 @@ type posting struct {
 	tf  float32
 }
 
-func newSegmentBuilder(tok *tokenizer, base bool) *segmentBuilder {
+// newSegmentBuilder makes a builder with a tokenizer of its own, which
+// numbers terms as the builder does.
+func newSegmentBuilder(base bool) *segmentBuilder {
 	// A full build's vocabulary is large; an update's, a turn's words.
 	size := 256
 	if base {
-		size = 4096
+		size = 1 << 16
 	}
-	return &segmentBuilder{tok: tok, base: base, postings: make(map[string][]posting, size), cur: make(map[string]float32, 64)}
+	b := &segmentBuilder{tok: newTokenizer(), base: base, ids: make(map[string]int32, size), cur: make([]int32, 0, 64)}
+	if base {
+		b.tok.stems, b.tok.parts = make(map[string]string, size), make(map[string]part, size)
+	}
+	b.tok.number = b.id
+	return b
+}
+
+// id gives term's number, numbering it when new.
+func (b *segmentBuilder) id(term string) int32 {
+	if n, ok := b.ids[term]; ok {
+		return n
+	}
+	n := int32(len(b.terms))
+	term = strings.Clone(term) // a term may be a slice of a record's text
+	b.ids[term] = n
+	b.terms = append(b.terms, term)
+	b.postings = append(b.postings, nil)
+	b.curTF = append(b.curTF, 0)
+	return n
 }
 
 // startSource opens a source; the documents added next belong to it.
@@ -184,13 +216,20 @@ func (b *segmentBuilder) startSource(s source) {
 }
 
 // field adds the terms of text to the document being built, each
-// weighing w.
+// weighing w (w > 0).
 func (b *segmentBuilder) field(text string, w float32) {
 	if text == "" {
 		return
 	}
 	b.tok.each(text, func(t string) {
-		b.cur[t] += w
+		n := b.tok.id
+		if n < 0 {
+			n = b.id(t)
+		}
+		if b.curTF[n] == 0 {
+			b.cur = append(b.cur, n)
+		}
+		b.curTF[n] += w
 		b.curLen += w // summed in text order: the same bytes every build
 	})
 }
@@ -198,10 +237,11 @@ func (b *segmentBuilder) field(text string, w float32) {
 // endDoc closes the document being built.
 func (b *segmentBuilder) endDoc(d doc) {
 	n := uint32(len(b.docs))
-	for t, tf := range b.cur {
-		b.postings[t] = append(b.postings[t], posting{n, tf})
-		delete(b.cur, t)
+	for _, t := range b.cur {
+		b.postings[t] = append(b.postings[t], posting{n, b.curTF[t]})
+		b.curTF[t] = 0
 	}
+	b.cur = b.cur[:0]
 	d.Length, b.curLen = b.curLen, 0
 	b.docs = append(b.docs, d)
 	b.sources[len(b.sources)-1].docs++
@@ -215,24 +255,29 @@ func (b *segmentBuilder) join(o *segmentBuilder) {
 		b.sources = append(b.sources, src)
 	}
 	b.docs = append(b.docs, o.docs...)
-	for t, ps := range o.postings {
-		list := b.postings[t]
-		for _, p := range ps {
+	for i, t := range o.terms {
+		n := b.id(t)
+		list := b.postings[n]
+		for _, p := range o.postings[i] {
 			list = append(list, posting{p.doc + base, p.tf})
 		}
-		b.postings[t] = list
+		b.postings[n] = list
 	}
 }
 
 // encode writes the segment.
 func (b *segmentBuilder) encode() []byte {
-	terms := make([]string, 0, len(b.postings))
+	order := make([]int32, len(b.terms))
 	nPost := 0
-	for t, p := range b.postings {
-		terms = append(terms, t)
-		nPost += len(p)
+	for i := range order {
+		order[i] = int32(i)
+		nPost += len(b.postings[i])
 	}
-	slices.Sort(terms)
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.terms[x], b.terms[y]) })
+	terms := make([]string, len(order))
+	for i, n := range order {
+		terms[i] = b.terms[n]
+	}
 	var blob bytes.Buffer
 	add := func(s string) (uint32, uint32) {
 		off := blob.Len()
@@ -278,9 +323,9 @@ func (b *segmentBuilder) encode() []byte {
 		out = le.AppendUint32(out, d.Expires)
 	}
 	first := uint32(0)
-	for _, t := range terms {
+	for i, t := range terms {
 		to, tl := add(t)
-		n := uint32(len(b.postings[t]))
+		n := uint32(len(b.postings[order[i]]))
 		out = le.AppendUint32(out, to)
 		out = le.AppendUint32(out, tl)
 		out = le.AppendUint32(out, first)
@@ -299,7 +344,7 @@ func (b *segmentBuilder) encode() []byte {
 		avg = max(total/float32(len(b.docs)), 1)
 	}
 	const k1, bb = float32(k1), float32(bb)
-	for _, t := range terms {
+	for _, t := range order {
 		for _, p := range b.postings[t] {
 			dl := b.docs[p.doc].Length
 			out = le.AppendUint32(out, p.doc)
@@ -325,7 +370,16 @@ func (b *segmentBuilder) encode() []byte {
 		total += d.Length
 	}
 	le.PutUint32(out[len(segMagic)+24:], math.Float32bits(total))
-	return append(out, blob.Bytes()...)
+	out = append(out, blob.Bytes()...)
+	if !b.base {
+		// A Stop's update indexes the session's L2 file whole, which
+		// holds mostly the words the last update stemmed; a stem costs
+		// the Snowball stemmer about 2 µs, and an L2 file hundreds.
+		n := len(out)
+		out = b.tok.appendStems(out)
+		le.PutUint32(out[len(segMagic)+36:], uint32(len(out)-n))
+	}
+	return out
 }
 
 // segment is a decoded (mapped) segment.
@@ -337,6 +391,7 @@ type segment struct {
 	blobAt                          int
 	totalLength                     float64
 	nSamples, sampAt, sampBytesAt   int
+	words                           []byte // what an update's segment stemmed (appendStems)
 	sources                         []source
 	names                           string // the blob's start: the sources' names and stamps
 	name                            string // its file name, "" for one built in memory
@@ -359,9 +414,11 @@ func decodeSegment(data []byte) (*segment, error) {
 	s.sampAt = s.pAt + s.nPost*postingSize
 	s.sampBytesAt = s.sampAt + (s.nSamples+1)*4
 	s.blobAt = s.sampBytesAt + h(8)
-	if s.blobAt < 0 || s.blobAt+blobLen != len(data) || s.nSamples != (s.nTerms+termSample-1)/termSample {
+	words := h(9)
+	if s.blobAt < 0 || s.blobAt+blobLen+words != len(data) || s.nSamples != (s.nTerms+termSample-1)/termSample {
 		return nil, errSegment
 	}
+	s.words = data[len(data)-words:]
 	// Sections are checked here; entries are checked where they are read
 	// (a query reads a few of millions), so that a damaged segment gives
 	// nothing rather than panicking a hook.

@@ -1,6 +1,8 @@
 package recall
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -26,13 +28,89 @@ const maxToken = 48
 // it caches stems.
 type tokenizer struct {
 	stems map[string]string
+	// parts caches what a part of a compound, as written, gives: its
+	// stem ("" for a stop word) and the stem's number. It saves
+	// lower-casing, the stop word lookup, the stem lookup and the number
+	// lookup for every word of a build.
+	parts map[string]part
+	// number, when set, numbers terms for a segment builder; id is then
+	// set while emit is given a part's stem, to the stem's number, and is
+	// -1 for a compound's whole form, which is not numbered here.
+	number func(term string) int32
+	id     int32
 	// whole is set while emit is given a compound's whole form
 	// ("transcript_renderer.ex"), which the compound's parts already
 	// stand for.
 	whole bool
 }
 
-func newTokenizer() *tokenizer { return &tokenizer{stems: make(map[string]string, 1024)} }
+func newTokenizer() *tokenizer {
+	return &tokenizer{stems: make(map[string]string, 256), parts: make(map[string]part, 256), id: -1}
+}
+
+// part is what a part of a compound gives.
+type part struct {
+	term string // its stem, "" for a stop word
+	id   int32  // the stem's number, when the tokenizer numbers terms
+}
+
+// term gives the term of a part as written, or "" for a stop word, and
+// sets t.id to its number.
+func (t *tokenizer) term(p string) string {
+	if c, ok := t.parts[p]; ok {
+		t.id = c.id
+		return c.term
+	}
+	c := part{id: -1}
+	if lp := t.lower(p); !isStop(lp) {
+		c.term = t.stem(lp)
+		if t.number != nil {
+			c.id = t.number(c.term)
+		}
+	}
+	if len(t.parts) < 1<<20 {
+		t.parts[strings.Clone(p)] = c
+	}
+	t.id = c.id
+	return c.term
+}
+
+// stemmed tells the words whose stem the stemmer gives; any other word
+// is its own stem.
+func stemmed(w string) bool { return len(w) > 3 && isAlpha(w) }
+
+// appendStems appends to out the words t has stemmed, each "word stem\n",
+// in order.
+func (t *tokenizer) appendStems(out []byte) []byte {
+	words := make([]string, 0, len(t.stems))
+	for w := range t.stems {
+		if stemmed(w) {
+			words = append(words, w)
+		}
+	}
+	slices.Sort(words)
+	for _, w := range words {
+		out = append(out, w...)
+		out = append(out, ' ')
+		out = append(out, t.stems[w]...)
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// addStems adds the stems appendStems wrote to t's cache. Lines that are
+// not a word and its stem are skipped: a damaged segment costs stems,
+// never wrong ones for other words.
+func (t *tokenizer) addStems(b []byte) {
+	for len(b) > 0 {
+		line, rest, _ := bytes.Cut(b, []byte{'\n'})
+		b = rest
+		w, s, ok := bytes.Cut(line, []byte{' '})
+		if ok && stemmed(string(w)) && len(s) > 0 && isAlpha(string(s)) {
+			t.stems[string(w)] = string(s)
+		}
+	}
+}
 
 // stem gives w's stem, w lower case.
 func (t *tokenizer) stem(w string) string {
@@ -40,7 +118,7 @@ func (t *tokenizer) stem(w string) string {
 		return s
 	}
 	s := w
-	if len(w) > 3 && isAlpha(w) {
+	if stemmed(w) {
 		s = english.Stem(w, false)
 	}
 	if len(t.stems) < 1<<20 {
@@ -113,7 +191,6 @@ func (t *tokenizer) compound(c string, emit func(string)) {
 	if len(c) > 4*maxToken {
 		return
 	}
-	lower := t.lower(c)
 	parts := 0
 	start := 0
 	var prev rune
@@ -122,26 +199,25 @@ func (t *tokenizer) compound(c string, emit func(string)) {
 		if len(p) < 2 || len(p) > maxToken {
 			return
 		}
-		p = t.lower(p)
-		if isStop(p) {
-			return
+		if term := t.term(p); term != "" {
+			emit(term)
 		}
-		emit(t.stem(p))
 	}
 	for i, r := range c {
+		upper := isUpper(r)
 		switch {
 		case isJoiner(r):
 			if i > start {
 				emitPart(c[start:i])
 			}
 			start = i + utf8.RuneLen(r)
-		case unicode.IsUpper(r) && i > start && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+		case upper && i > start && (isLower(prev) || isDigit(prev)):
 			// camelCase: a hump starts a part.
 			emitPart(c[start:i])
 			start = i
-		case unicode.IsUpper(r) && i > start && unicode.IsUpper(prev):
+		case upper && i > start && isUpper(prev):
 			// "HTTPServer": the last capital before a lower-case letter starts a part.
-			if n, _ := utf8.DecodeRuneInString(c[i+utf8.RuneLen(r):]); unicode.IsLower(n) && i+utf8.RuneLen(r) < len(c) {
+			if n, _ := utf8.DecodeRuneInString(c[i+utf8.RuneLen(r):]); isLower(n) && i+utf8.RuneLen(r) < len(c) {
 				emitPart(c[start:i])
 				start = i
 			}
@@ -152,10 +228,12 @@ func (t *tokenizer) compound(c string, emit func(string)) {
 	if start < len(c) {
 		emitPart(c[start:])
 	}
-	if whole && len(lower) <= maxToken && !isNumber(lower) {
-		t.whole = true
-		emit(lower)
-		t.whole = false
+	if whole {
+		if lower := t.lower(c); len(lower) <= maxToken && !isNumber(lower) {
+			t.whole, t.id = true, -1
+			emit(lower)
+			t.whole = false
+		}
 	}
 }
 
@@ -171,9 +249,42 @@ func (t *tokenizer) lower(s string) string {
 }
 
 func isWordRune(r rune) bool {
-	return r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') ||
-		r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))
+	if r < utf8.RuneSelf {
+		return wordByte[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
+
+// isUpper, isLower and isDigit are unicode's, quick for ASCII, which is
+// nearly every letter of a build.
+func isUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r)
+}
+
+func isLower(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.IsLower(r)
+}
+
+func isDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return '0' <= r && r <= '9'
+	}
+	return unicode.IsDigit(r)
+}
+
+// wordByte tells the ASCII letters and digits.
+var wordByte = func() (w [utf8.RuneSelf]bool) {
+	for c := range w {
+		w[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return w
+}()
 
 func isJoiner(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' || r == ':' }
 
