@@ -126,6 +126,11 @@ func askSet(t *testing.T, p *faultProject, l1 map[string][]string, name string) 
 			continue
 		}
 		s.asked++
+		if os.Getenv("EVAL_Q") == q.ID { // one question's answers, as the eval sees them
+			for i, h := range hits {
+				t.Logf("Q %s %d %s %v %q", q.ID, i, h.File, h.Lines, h.Snippet)
+			}
+		}
 		at := -1
 		for i, h := range hits {
 			if i < 5 && hitShows(h, q.Evidence, l1) {

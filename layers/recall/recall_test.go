@@ -858,3 +858,35 @@ func TestAnswerReachesANearbyRecordAsGood(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameWordsDoNotAnswer: a question about what recurred frames its
+// subject with words of occasions ("in which pieces of work did that
+// come up"); a record that happens to hold them is no answer, the
+// record of the subject is.
+func TestFrameWordsDoNotAnswer(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(12,
+		group(say("Let me work through the pieces that come up next: the stylesheet grid, then the expand controls.")),
+		group(bash("git add priv/static/assets/app.css && git commit -m 'feat: grid'", 1, "The following paths are ignored by one of your .gitignore files: priv/static/assets"),
+			say("The stylesheet is ignored; forcing it in with add -f priv/static/assets/app.css.")),
+	)...)
+	m.wantFirst(map[string]int{
+		"in which pieces of work did git ignore the stylesheet, and when did it come up?": 26,
+	})
+}
+
+// TestFailureInOtherWords: a question that says something was refused,
+// rejected or complained about asks what failed.
+func TestFailureInOtherWords(t *testing.T) {
+	for q, want := range map[string]bool{
+		"git keeps refusing the stylesheet when we commit":         true,
+		"why was the push rejected":                                true,
+		"what did the linter complain about":                       true,
+		"which file holds the stylesheet":                          false,
+		"how did we refactor the review page after the complaints": false,
+	} {
+		if got := intentOf(q).failed; got != want {
+			t.Errorf("intentOf(%q).failed = %v, want %v", q, got, want)
+		}
+	}
+}

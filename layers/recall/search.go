@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -233,8 +234,13 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		origs = origs[:maxTerms]
 	}
 	var qs []qterm
+	frame := frameStems()
 	for i, t := range origs {
-		qs = append(qs, qterm{term: t, weight: 1, orig: i, idf: idf[t]})
+		w := 1.0
+		if frame[t] {
+			w = frameWeight
+		}
+		qs = append(qs, qterm{term: t, weight: w, orig: i, idf: idf[t]})
 	}
 	for _, t := range wholes {
 		qs = append(qs, qterm{term: t, weight: 1, orig: -1, idf: ix.idf(t, n)})
@@ -670,8 +676,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 	var idfSum float64
 	for _, q := range qs {
 		if !q.syn && q.orig >= 0 {
-			origIDF[q.orig] = q.idf
-			idfSum += q.idf
+			origIDF[q.orig] = q.weight * q.idf // a frame word counts less
+			idfSum += q.weight * q.idf
 		}
 	}
 	cover := func(match uint32) float64 {
@@ -1328,7 +1334,9 @@ func intentOf(query string) intent {
 		switch w {
 		case "why", "reason", "reasons", "cause", "causes":
 			in.reason = true
-		case "fail", "failed", "failing", "fails", "failure", "error", "errors", "broke", "broken", "crash", "crashed", "wrong":
+		case "fail", "failed", "failing", "fails", "failure", "error", "errors", "broke", "broken", "crash", "crashed", "wrong",
+			"refuse", "refused", "refuses", "refusing", "reject", "rejected", "rejects", "rejecting",
+			"complain", "complained", "complains", "complaining", "denied", "blocked":
 			in.failed = true
 		case "where":
 			in.place = true
@@ -1338,6 +1346,25 @@ func intentOf(query string) intent {
 	}
 	return in
 }
+
+// frameWords frame a question about what recurred ("in which pieces of
+// work did that come up", "how many times did it happen"): they say the
+// answer spans occasions, not what it is about, and a record that
+// happens to hold them ("let me implement all the pieces") is no answer.
+var frameWords = []string{"piece", "pieces", "come", "comes", "came", "happen", "happens", "happened", "time", "times", "several", "occasion", "occasions"}
+
+// frameWeight is a frame word's weight in a query.
+const frameWeight = 0.3
+
+// frameStems are the frame words' terms, stemmed once a process.
+var frameStems = sync.OnceValue(func() map[string]bool {
+	tok := newTokenizer()
+	m := make(map[string]bool, len(frameWords))
+	for _, w := range frameWords {
+		m[tok.stem(w)] = true
+	}
+	return m
+})
 
 // placeWords ask for a place after "which" or "what".
 var placeWords = map[string]bool{"file": true, "files": true, "module": true, "modules": true, "path": true, "folder": true, "directory": true, "dir": true}
