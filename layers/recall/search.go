@@ -794,7 +794,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		if u.exchange != nil {
 			key = *u.exchange
 		}
-		if i, ok := byExchange[key]; ok {
+		if i, ok := byExchange[key]; ok && (u.d.Layer != layerL1 || !ix.apart(out[i], u)) {
 			o := &out[i]
 			if u.d.Layer == layerL1 && o.d.Layer == layerL2 && o.best == nil {
 				// The exchange ranked first: it is shown at this record.
@@ -814,7 +814,9 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			}
 			continue
 		}
-		byExchange[key] = len(out)
+		if _, ok := byExchange[key]; !ok {
+			byExchange[key] = len(out)
+		}
 		out = append(out, u)
 	}
 	// One answer per place: records whose lines overlap show the same
@@ -1044,6 +1046,27 @@ func (ix *Index) join(u *unit, r docRef, score float32, limit uint32) bool {
 // need to make with_span work with do blocks; let me rewrite it as a
 // macro" ten lines before the record that names the module), and
 // reports whether it did.
+// apart reports whether an L1 record of an exchange lies far from the
+// answer the exchange already gives, in the exchange's L1 lines: an
+// exchange the agent worked through alone runs for hundreds of lines,
+// and its places are answers of their own.
+func (ix *Index) apart(o unit, u unit) bool {
+	lines := o.lines
+	if o.d.Layer != layerL1 {
+		if o.best == nil {
+			return false
+		}
+	}
+	if lines[0] == 0 || u.lines[0] == 0 || o.session != u.session {
+		return false
+	}
+	return u.lines[0] > lines[1]+apartLines || u.lines[1]+apartLines < lines[0]
+}
+
+// apartLines is how far from an exchange's answer a record of it is an
+// answer of its own.
+const apartLines = 2 * siblingLines
+
 func (ix *Index) reach(o *unit, u unit) bool {
 	if o.d.Layer != layerL1 || u.d.Layer != layerL1 || o.session != u.session || u.at.seg != o.at.seg ||
 		u.score < siblingShare*o.score || !ix.convOf(o.at).in(int(u.at.doc)) {
