@@ -794,7 +794,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		if u.exchange != nil {
 			key = *u.exchange
 		}
-		if i, ok := byExchange[key]; ok && (u.d.Layer != layerL1 || !ix.apart(out[i], u)) {
+		if i, ok := byExchange[key]; ok && (u.d.Layer != layerL1 || !elsewhere(out[i], u)) {
 			o := &out[i]
 			if u.d.Layer == layerL1 && o.d.Layer == layerL2 && o.best == nil {
 				// The exchange ranked first: it is shown at this record.
@@ -1046,21 +1046,15 @@ func (ix *Index) join(u *unit, r docRef, score float32, limit uint32) bool {
 // need to make with_span work with do blocks; let me rewrite it as a
 // macro" ten lines before the record that names the module), and
 // reports whether it did.
-// apart reports whether an L1 record of an exchange lies far from the
-// answer the exchange already gives, in the exchange's L1 lines: an
+// elsewhere reports whether an L1 record u of an exchange lies far from o,
+// the answer the exchange already gives, in the exchange's L1 lines: an
 // exchange the agent worked through alone runs for hundreds of lines,
 // and its places are answers of their own.
-func (ix *Index) apart(o unit, u unit) bool {
-	lines := o.lines
-	if o.d.Layer != layerL1 {
-		if o.best == nil {
-			return false
-		}
+func elsewhere(o, u unit) bool {
+	if o.d.Layer != layerL1 && o.best == nil || o.lines[0] == 0 || u.lines[0] == 0 || o.session != u.session {
+		return false // the exchange, not yet shown at a record of it
 	}
-	if lines[0] == 0 || u.lines[0] == 0 || o.session != u.session {
-		return false
-	}
-	return u.lines[0] > lines[1]+apartLines || u.lines[1]+apartLines < lines[0]
+	return u.lines[0] > o.lines[1]+apartLines || u.lines[1]+apartLines < o.lines[0]
 }
 
 // apartLines is how far from an exchange's answer a record of it is an
