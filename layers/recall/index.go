@@ -802,6 +802,7 @@ func Update(l memdir.Layout, opts UpdateOptions) error {
 	}
 	b := newSegmentBuilder(false)
 	b.tok.addStems(stems)
+	b.keepStems = true
 	b.startSource(source{Name: dirsSource, Stamp: dirs})
 	for _, p := range ix.pending {
 		if err := b.addFile(l, p); err != nil {

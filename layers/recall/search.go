@@ -786,7 +786,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		us = append(us, u)
 	}
 	// Group: an exchange and its L1 records make one answer, placed at
-	// the best record and scored by the better of the two.
+	// the best record and scored by the better of the two; a record far
+	// from that answer in a long exchange is an answer of its own.
 	slices.SortFunc(us, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	out := make([]unit, 0, len(us))
 	for _, u := range us {
@@ -1041,18 +1042,13 @@ func (ix *Index) join(u *unit, r docRef, score float32, limit uint32) bool {
 	return true
 }
 
-// reach widens answer o to u, a record of its conversation at least
-// siblingShare as good as o's own a few lines before or after it ("I
-// need to make with_span work with do blocks; let me rewrite it as a
-// macro" ten lines before the record that names the module), and
-// reports whether it did.
 // elsewhere reports whether an L1 record u of an exchange lies far from o,
 // the answer the exchange already gives, in the exchange's L1 lines: an
 // exchange the agent worked through alone runs for hundreds of lines,
 // and its places are answers of their own.
 func elsewhere(o, u unit) bool {
 	if o.d.Layer != layerL1 && o.best == nil || o.lines[0] == 0 || u.lines[0] == 0 || o.session != u.session {
-		return false // the exchange, not yet shown at a record of it
+		return false // the exchange not yet shown at a record of it, or no lines to tell
 	}
 	return u.lines[0] > o.lines[1]+apartLines || u.lines[1]+apartLines < o.lines[0]
 }
@@ -1061,6 +1057,11 @@ func elsewhere(o, u unit) bool {
 // answer of its own.
 const apartLines = 2 * siblingLines
 
+// reach widens answer o to u, a record of its conversation at least
+// siblingShare as good as o's own a few lines before or after it ("I
+// need to make with_span work with do blocks; let me rewrite it as a
+// macro" ten lines before the record that names the module), and
+// reports whether it did.
 func (ix *Index) reach(o *unit, u unit) bool {
 	if o.d.Layer != layerL1 || u.d.Layer != layerL1 || o.session != u.session || u.at.seg != o.at.seg ||
 		u.score < siblingShare*o.score || !ix.convOf(o.at).in(int(u.at.doc)) {

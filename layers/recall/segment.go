@@ -159,13 +159,16 @@ func splitPayload(p string) (f [pFields]string) {
 // terms and closing it index slices: a build adds hundreds of millions of
 // terms, and a map per document costs a third of it.
 type segmentBuilder struct {
-	tok      *tokenizer
-	base     bool
-	sources  []source
-	docs     []doc
-	ids      map[string]int32 // a term's number
-	terms    []string         // by number
-	postings [][]posting      // by term number
+	tok  *tokenizer
+	base bool
+	// keepStems writes the words the builder stemmed into the segment,
+	// for the next update to start from: an update's segment does.
+	keepStems bool
+	sources   []source
+	docs      []doc
+	ids       map[string]int32 // a term's number
+	terms     []string         // by number
+	postings  [][]posting      // by term number
 	// The document being added: each term's weighted frequency, by
 	// number, the numbers it holds in the order first seen, and their
 	// total weight.
@@ -371,7 +374,7 @@ func (b *segmentBuilder) encode() []byte {
 	}
 	le.PutUint32(out[len(segMagic)+24:], math.Float32bits(total))
 	out = append(out, blob.Bytes()...)
-	if !b.base {
+	if b.keepStems {
 		// A Stop's update indexes the session's L2 file whole, which
 		// holds mostly the words the last update stemmed; a stem costs
 		// the Snowball stemmer about 2 µs, and an L2 file hundreds.
