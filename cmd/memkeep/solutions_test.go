@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,12 +21,8 @@ func TestImportedHistoryYieldsItsRecurringProblems(t *testing.T) {
 		t.Skip("imports the real transcripts")
 	}
 	p := importedSpotter(t)
-	b, err := os.ReadFile(filepath.Join(p.dir, ".claude", "memory", "facts.json"))
+	f, err := l4.Load(filepath.Join(p.dir, ".claude", "memory", "facts.json"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var f l4.Facts
-	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
 	var found *l4.Solution

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -873,6 +874,19 @@ func TestFrameWordsDoNotAnswer(t *testing.T) {
 	m.wantFirst(map[string]int{
 		"in which pieces of work did git ignore the stylesheet, and when did it come up?": 26,
 	})
+}
+
+// TestFrameStems: the frame words' stems written in search.go are what
+// the stemmer gives them.
+func TestFrameStems(t *testing.T) {
+	tok := newTokenizer()
+	got := map[string]bool{}
+	for _, w := range frameWords {
+		got[tok.stem(w)] = true
+	}
+	if !maps.Equal(got, frameStems) {
+		t.Errorf("frameStems = %v, the stemmer gives %v", frameStems, got)
+	}
 }
 
 // TestFailureInOtherWords: a question that says something was refused,

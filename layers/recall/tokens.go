@@ -17,7 +17,7 @@ import (
 // and every part split at "/ . _ -" and at camelCase humps. Words are
 // stemmed with the Snowball English stemmer (github.com/kljensen/snowball),
 // so "truncated", "truncation" and "truncating" meet; stems are cached,
-// because one stem costs about a microsecond and a corpus repeats its
+// because one stem costs about two microseconds and a corpus repeats its
 // words endlessly.
 
 // maxToken bounds a token: longer runs are hashes, base64 or minified
