@@ -245,10 +245,14 @@ func (ix *Index) resolve(dirs, session string) error {
 // the newest session's) among the indexed files, or else, with look, in
 // the folder.
 func (ix *Index) sessionL1(session string, look bool) (diskFile, bool) {
+	// The sources, not the chains: an array read in order, where a map
+	// of thousands of names cost a prompt half a millisecond.
 	best := ""
-	for name := range ix.chains {
-		if l1Of(name, session) && name > best {
-			best = name
+	for _, s := range ix.segs {
+		for i := range s.nSources {
+			if name := s.sourceName(i); name > best && l1Of(name, session) {
+				best = strings.Clone(name) // sourceName points into the mapping
+			}
 		}
 	}
 	if best == "" {
@@ -274,8 +278,14 @@ func l1Of(name, session string) bool {
 	if session == "" {
 		return true
 	}
+	// Compared in place: a prompt asks this of every indexed file.
+	base := strings.TrimSuffix(name, ".l1.jsonl")
 	short := session[:min(8, len(session))]
-	return strings.HasSuffix(name, "_"+short+".l1.jsonl") || name == "sessions/"+session+".l1.jsonl"
+	if strings.HasSuffix(base, short) && strings.HasSuffix(base[:len(base)-len(short)], "_") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(base, "sessions/")
+	return ok && rest == session
 }
 
 // sessionL1 finds the L1 file of a session by id or base in the folder;

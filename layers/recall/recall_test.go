@@ -948,3 +948,25 @@ func TestLongExchangeGivesSeveralAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestL1Of: a session's L1 file is found by the session's id, its first
+// eight characters or its base, and by nothing that merely ends alike.
+func TestL1Of(t *testing.T) {
+	for _, c := range []struct {
+		name, session string
+		want          bool
+	}{
+		{"sessions/2026-02-11_2036_258c7280.l1.jsonl", "258c7280-ae70-4798-800f-63464d01a85d", true},
+		{"sessions/2026-02-11_2036_258c7280.l1.jsonl", "258c7280", true},
+		{"sessions/2026-02-11_2036_258c7280.l1.jsonl", "2026-02-11_2036_258c7280", true},
+		{"sessions/2026-02-11_2036_258c7280.l1.jsonl", "", true},
+		{"sessions/2026-02-11_2036_258c7280.l2.json", "258c7280", false},
+		{"sessions/2026-02-11_2036_x258c7280.l1.jsonl", "258c7280", false},
+		{"sessions/2026-02-11_2036_258c7281.l1.jsonl", "258c7280", false},
+		{"258c7280.l1.jsonl", "258c7280", false},
+	} {
+		if got := l1Of(c.name, c.session); got != c.want {
+			t.Errorf("l1Of(%q, %q) = %v, want %v", c.name, c.session, got, c.want)
+		}
+	}
+}

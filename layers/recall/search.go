@@ -253,16 +253,21 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 	}
 	ix.intent = intentOf(query)
-	ix.candidates = cmp.Or(opts.Candidates, candidates)
+	all := cmp.Or(opts.Candidates, candidates)
+	ix.candidates = all
+	if !opts.NoFeedback {
+		ix.candidates = min(all, feedbackCandidates)
+	}
 	ix.exchanges = ix.exchangeIndex() // read once for both passes
 	sc := ix.score(qs)
 	units := ix.units(sc, qs, origs)
 	if !opts.NoFeedback && len(units) > 0 {
+		ix.candidates = all
 		if fb := ix.feedback(units, seen, n, tok); len(fb) > 0 {
 			qs = append(qs, fb...)
 			ix.addScores(&sc, fb)
-			units = ix.units(sc, qs, origs)
 		}
+		units = ix.units(sc, qs, origs)
 	}
 	var hits []Hit
 	sn := newSnippets(qs, tok)
@@ -560,6 +565,9 @@ type unit struct {
 const (
 	candidates  = 400
 	memoryShare = 2
+	// feedbackCandidates is the first pass's share when it only picks
+	// the few answers whose words feed the second (feedbackDocs).
+	feedbackCandidates = 100
 )
 
 type cand struct {

@@ -69,6 +69,10 @@ func TestUnknownThings(t *testing.T) {
 		// A product is not seen through the plain words grouped with it
 		// (eslint: check, style).
 		{"Where did we configure eslint for the build script?", []string{"eslint"}},
+		// An operating system's facility is a thing too: a question
+		// about the inotify watcher of a project that never had one
+		// matched a dependency's name in a build's output.
+		{"What inotify watcher did we set up to pick up transcript view changes?", []string{"inotify"}},
 		{"Why did the build fail with a 'Could not resolve' error on the endpoint?", nil},
 		// An acronym of programming's words is judged as they are; a
 		// letter is no name.
