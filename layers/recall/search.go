@@ -261,7 +261,9 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	ix.exchanges = ix.exchangeIndex() // read once for both passes
 	sc := ix.score(qs)
 	units := ix.units(sc, qs, origs)
-	if !opts.NoFeedback && len(units) > 0 {
+	if !opts.NoFeedback {
+		// The second pass groups every candidate, with the words the
+		// first pass's best answers share, when they share any.
 		ix.candidates = all
 		if fb := ix.feedback(units, seen, n, tok); len(fb) > 0 {
 			qs = append(qs, fb...)
