@@ -234,16 +234,17 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 }
 
 // plainNames name a thing only in some uses: "rewrite the editor in
-// react", "the undo button", "let users undo a deletion", but "how does
+// react", "the undo button", "let users undo a deletion", "which bats
+// tests cover the script", "run vacuum on the database", but "how does
 // the page react". things.txt leaves them out; a question names the thing
 // when a preposition, an article, the people it serves or a verb of
-// building it come before the word ("implement undo"), or a thing's head
-// noun after it.
-var plainNames = []string{"chef", "ember", "meteor", "puppet", "react", "redo", "retry", "rust", "swift", "undo"}
+// building or running it come before the word ("implement undo"), or a
+// thing's head noun after it.
+var plainNames = []string{"bats", "chef", "ember", "flask", "jest", "meteor", "mocha", "puppet", "rails", "react", "redo", "retry", "rust", "spark", "swift", "undo", "vacuum"}
 
 var (
-	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins", "add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported"}
-	nameAfter  = []string{"app", "button", "component", "components", "framework", "hook", "hooks", "library", "logic", "native", "policy", "queue", "router", "support"}
+	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins", "add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported", "run", "ran", "runs"}
+	nameAfter  = []string{"app", "button", "component", "components", "config", "framework", "hook", "hooks", "job", "jobs", "library", "logic", "native", "policy", "queue", "router", "server", "support", "test", "tests"}
 )
 
 // plainName reports whether words[i] is one of plainNames used as a name.

@@ -66,6 +66,13 @@ func TestUnknownThings(t *testing.T) {
 		{"How did we undo the theme switch?", nil},
 		{"How did we let users undo deleting a session lookup?", []string{"undo"}},
 		{"How did we implement undo for closed session lookups?", []string{"undo"}},
+		// A test runner, a web framework or a database's command whose
+		// name is a plain word.
+		{"Which bats tests cover the build script?", []string{"bats"}},
+		{"When do we run vacuum on the session lookups?", []string{"vacuum"}},
+		{"Where is the flask app that serves the transcript view?", []string{"flask"}},
+		{"Which tests cover the build script?", nil},
+		{"Does the checker report express what the build script does?", nil},
 		// A product is not seen through the plain words grouped with it
 		// (eslint: check, style).
 		{"Where did we configure eslint for the build script?", []string{"eslint"}},
