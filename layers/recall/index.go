@@ -251,10 +251,11 @@ func (ix *Index) sessionL1(session string, look bool) (diskFile, bool) {
 	for _, s := range ix.segs {
 		for i := range s.nSources {
 			if name := s.sourceName(i); name > best && l1Of(name, session) {
-				best = strings.Clone(name) // sourceName points into the mapping
+				best = name
 			}
 		}
 	}
+	best = strings.Clone(best) // sourceName points into the mapping
 	if best == "" {
 		if !look {
 			return diskFile{}, false
