@@ -61,7 +61,8 @@ type RecallConfig struct {
 	// Threshold is the least share of a query's information (0–1) an
 	// answer must hold; default 0.3.
 	Threshold float64 `yaml:"threshold"`
-	// Max is the most answers injected into a prompt; default 3.
+	// Max is the most answers injected into a prompt; default 2 (the
+	// budget then gives each more of its lines).
 	Max int `yaml:"max"`
 	// Budget bounds what a prompt is given, in characters; default 2000.
 	Budget int `yaml:"budget"`
@@ -73,7 +74,7 @@ func Default() Config {
 		Commit:  "auto",
 		Stop:    StopConfig{Enforce: "block", BlockBudget: 2, MinEdits: 1, MinToolUses: 8},
 		Context: ContextConfig{Budget: 6000, HotHours: 24},
-		Recall:  RecallConfig{Threshold: 0.3, Max: 3, Budget: 2000},
+		Recall:  RecallConfig{Threshold: 0.3, Max: 2, Budget: 2000},
 	}
 }
 
