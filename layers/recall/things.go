@@ -155,7 +155,7 @@ const phraseScan = 64
 
 // seen reports whether memory holds a thing's name: a word, or a word of
 // its thesaurus group; the words of a longer name side by side in one
-// document.
+// document, or run together as one word.
 func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 	if len(name) == 1 {
 		if ix.df(name[0].stem) > 0 || ix.df(strings.ToLower(name[0].text)) > 0 {
@@ -169,6 +169,15 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 		return slices.ContainsFunc(synonyms(name[0].stem), func(s string) bool {
 			return (!thing || isThing(s)) && ix.df(s) > 0
 		})
+	}
+	// Written as one word ("heat map", "heatmap"; "dark mode",
+	// "darkmode"), the name is seen too.
+	var joined strings.Builder
+	for _, w := range name {
+		joined.WriteString(strings.ToLower(w.text))
+	}
+	if j := joined.String(); ix.df(j) > 0 || ix.df(tok.stem(j)) > 0 {
+		return true
 	}
 	want, rarest := ix.phrase(name)
 	if rarest == "" {

@@ -42,6 +42,7 @@ func TestUnknownThings(t *testing.T) {
 		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
 		say("The build script checks the type of every checker report."),
 		say("Run the build script from the shell."),
+		say("The heatmap page draws the session lookups by hour."),
 		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -69,6 +70,8 @@ func TestUnknownThings(t *testing.T) {
 		// A test runner, a web framework or a database's command whose
 		// name is a plain word.
 		{"Which bats tests cover the build script?", []string{"bats"}},
+		// A name of two words is seen written as one.
+		{"Where is the heat map of session lookups drawn?", nil},
 		{"When do we run vacuum on the session lookups?", []string{"vacuum"}},
 		{"Where is the flask app that serves the transcript view?", []string{"flask"}},
 		{"Which tests cover the build script?", nil},
