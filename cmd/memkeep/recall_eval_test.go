@@ -70,7 +70,7 @@ func TestRecallQuestions(t *testing.T) {
 	for _, name := range []string{"fresh.json", "fresh2.json", "fresh3.json", "fresh4.json", "fresh5.json", "fresh6.json", "fresh7.json", "fresh8.json", "fresh9.json", "never9.json", "never10.json"} {
 		pooled.pool(askSet(t, p, l1, name))
 	}
-	t.Logf("the fresh sets together: %d questions; hit@1 %d (grep %d), hit@5 %d, the prompt hook %d", pooled.asked, pooled.hit1, pooled.grep1, pooled.hit5, pooled.hook)
+	t.Logf("the fresh sets together: %d questions; hit@1 %d (grep %d), hit@5 %d, the prompt hook %d; refused as naming what memory never mentions %d", pooled.asked, pooled.hit1, pooled.grep1, pooled.hit5, pooled.hook, len(pooled.refused))
 }
 
 // importedSpotter is a project that imported the real spotter sessions
@@ -155,6 +155,13 @@ func askSet(t *testing.T, p *faultProject, l1 map[string][]string, name string) 
 			t.Logf("grep wins %s (recall at %d): %q", q.ID, at, q.Q)
 		}
 		s.add(q.OtherWords, at, hook1, grep1, grep5)
+		if len(hits) == 0 {
+			// An answerable question refused as naming a thing memory
+			// never saw: what a longer list of things costs.
+			if names, ok := strings.CutPrefix(p.recallText(q.Q), "nothing relevant in memory: it never mentions "); ok {
+				s.refused = append(s.refused, q.ID+" ("+strings.TrimSpace(names)+")")
+			}
+		}
 		if at != 0 {
 			top := "nothing"
 			if len(hits) > 0 {
@@ -168,6 +175,7 @@ func askSet(t *testing.T, p *faultProject, l1 map[string][]string, name string) 
 	t.Logf("prompt hook shows the evidence for %.2f", s.rate(s.hook))
 	t.Logf("grep    hit@1 %.2f  hit@5 %.2f (200-line windows ranked by the question's words)", s.rate(s.grep1), s.rate(s.grep5))
 	t.Logf("never happened: %d of %d answered by recall, %d given by the prompt hook", s.neverAnswered, s.never, s.neverInjected)
+	t.Logf("answerable, refused as naming what memory never mentions: %d %v", len(s.refused), s.refused)
 	for _, m := range misses {
 		t.Log("miss: " + m)
 	}
@@ -182,6 +190,7 @@ type evalScore struct {
 	never, neverAnswered int
 	neverInjected        int
 	unanswerable         []string
+	refused              []string // answerable, refused by the things check
 }
 
 // pool adds another set's answered questions to s.
@@ -191,6 +200,7 @@ func (s *evalScore) pool(f evalScore) {
 	s.hit5 += f.hit5
 	s.grep1 += f.grep1
 	s.hook += f.hook
+	s.refused = append(s.refused, f.refused...)
 }
 
 func (s *evalScore) add(other bool, at int, hook, grep1, grep5 bool) {
@@ -241,6 +251,19 @@ func (p *faultProject) recall(q string) []evalHit {
 		p.t.Fatalf("memkeep recall --json: %v\n%s", err, out)
 	}
 	return hits
+}
+
+// recallText runs `memkeep recall` and gives what it prints.
+func (p *faultProject) recallText(q string) string {
+	p.t.Helper()
+	cmd := exec.Command(p.bin, "recall", q)
+	cmd.Dir = p.dir
+	cmd.Env = append(os.Environ(), "MEMKEEP_NO_SPAWN=1", "CLAUDE_PROJECT_DIR=")
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("memkeep recall %q: %v", q, err)
+	}
+	return string(out)
 }
 
 // promptContext runs the UserPromptSubmit hook for q and gives the
