@@ -249,7 +249,14 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 // when a preposition, an article, the people it serves or a verb of
 // building or running it come before the word ("implement undo"), or a
 // thing's head noun after it.
-var plainNames = []string{"bats", "chef", "ember", "flask", "jest", "meteor", "mocha", "puppet", "rails", "react", "redo", "retry", "rust", "spark", "swift", "undo", "vacuum"}
+//
+// Left out: plain words that prose puts after "a", "the" or "to" in their
+// everyday sense (devise, hibernate, mint, prettier, remix).
+var plainNames = []string{
+	"bandit", "bats", "bun", "burrito", "chef", "ember", "expo", "finch", "flask", "jest", "locust", "meteor", "mocha",
+	"pillow", "poetry", "puppet", "pundit", "rails", "react", "redo", "retry", "rust", "sorbet", "spark", "sphinx",
+	"swift", "tesla", "undo", "vacuum",
+}
 
 var (
 	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins", "add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported", "run", "ran", "runs"}

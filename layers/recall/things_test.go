@@ -74,6 +74,7 @@ func TestUnknownThings(t *testing.T) {
 		{"Where is the heat map of session lookups drawn?", nil},
 		{"When do we run vacuum on the session lookups?", []string{"vacuum"}},
 		{"Where is the flask app that serves the transcript view?", []string{"flask"}},
+		{"How did we package the build script with burrito?", []string{"burrito"}},
 		{"Which tests cover the build script?", nil},
 		{"Does the checker report express what the build script does?", nil},
 		// A product is not seen through the plain words grouped with it
