@@ -65,6 +65,10 @@ The index lives under the git dir and is kept current as sessions go;
 	}
 }
 
+// neverMentions opens what recall says of a question naming things memory
+// never mentions, before their names.
+const neverMentions = "nothing relevant in memory: it never mentions "
+
 func runRecall(_ context.Context, o recallOptions, s *streams) error {
 	l, err := findLayout(o.Dir)
 	if err != nil {
@@ -101,7 +105,7 @@ func runRecall(_ context.Context, o recallOptions, s *streams) error {
 	}
 	if len(hits) == 0 {
 		if names := ix.Unknown(o.Query); len(names) > 0 {
-			fmt.Fprintf(s.out, "nothing relevant in memory: it never mentions %s\n", strings.Join(names, ", "))
+			fmt.Fprintf(s.out, "%s%s\n", neverMentions, strings.Join(names, ", "))
 			return nil
 		}
 		fmt.Fprintln(s.out, "nothing relevant in memory")

@@ -28,6 +28,13 @@ import (
 // the same run. Run with:
 //
 //	go test ./cmd/memkeep -run '^$' -bench Hook -benchtime 1x
+//
+// The memkeep timed is built from this tree, whichever commit the test
+// binary was built from; MEMKEEP_BENCH_MEMKEEP=path times another build
+// instead, to compare two commits:
+//
+//	git stash; go build -o /tmp/memkeep-old ./cmd/memkeep; git stash pop
+//	MEMKEEP_BENCH_MEMKEEP=/tmp/memkeep-old go test ./cmd/memkeep -run '^$' -bench Hook -benchtime 1x
 
 // builds holds the binaries built by this test process, by package.
 var builds struct {
@@ -55,8 +62,15 @@ func goBuild(tb testing.TB, pkg, name string) string {
 	// alternating rounds of perf stat -r 100) the two were within noise.
 	bin := filepath.Join(dir, name)
 	linked := bin + ".linked"
-	if out, err := exec.Command("go", "build", "-o", linked, pkg).CombinedOutput(); err != nil {
-		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	if other := os.Getenv("MEMKEEP_BENCH_MEMKEEP"); other != "" && name == "memkeep" {
+		// Another build of memkeep (another commit's) is timed instead of
+		// this tree's: the benchmarks' only way to compare two.
+		linked = other
+	} else {
+		if out, err := exec.Command("go", "build", "-o", linked, pkg).CombinedOutput(); err != nil {
+			tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+		defer os.Remove(linked)
 	}
 	b, err := os.ReadFile(linked)
 	if err == nil {
@@ -65,7 +79,6 @@ func goBuild(tb testing.TB, pkg, name string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	os.Remove(linked)
 	if builds.bins == nil {
 		builds.bins = map[string]string{}
 	}

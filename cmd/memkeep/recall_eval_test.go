@@ -158,7 +158,7 @@ func askSet(t *testing.T, p *faultProject, l1 map[string][]string, name string) 
 		if len(hits) == 0 {
 			// An answerable question refused as naming a thing memory
 			// never saw: what a longer list of things costs.
-			if names, ok := strings.CutPrefix(p.recallText(q.Q), "nothing relevant in memory: it never mentions "); ok {
+			if names, ok := strings.CutPrefix(string(p.runRecall(q.Q)), neverMentions); ok {
 				s.refused = append(s.refused, q.ID+" ("+strings.TrimSpace(names)+")")
 			}
 		}
@@ -235,17 +235,11 @@ func (s *evalScore) rateOther(n int) float64 { return float64(n) / float64(max(1
 // recall runs `memkeep recall --json` as a user would.
 func (p *faultProject) recall(q string) []evalHit {
 	p.t.Helper()
-	args := []string{"recall", "--json", "--max", "5"}
+	args := []string{"--json", "--max", "5"}
 	if th := os.Getenv("EVAL_THRESHOLD"); th != "" {
 		args = append(args, "--threshold", th) // to calibrate; the default otherwise
 	}
-	cmd := exec.Command(p.bin, append(args, q)...)
-	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), "MEMKEEP_NO_SPAWN=1", "CLAUDE_PROJECT_DIR=")
-	out, err := cmd.Output()
-	if err != nil {
-		p.t.Fatalf("memkeep recall %q: %v", q, err)
-	}
+	out := p.runRecall(append(args, q)...)
 	var hits []evalHit
 	if err := json.Unmarshal(out, &hits); err != nil {
 		p.t.Fatalf("memkeep recall --json: %v\n%s", err, out)
@@ -253,17 +247,17 @@ func (p *faultProject) recall(q string) []evalHit {
 	return hits
 }
 
-// recallText runs `memkeep recall` and gives what it prints.
-func (p *faultProject) recallText(q string) string {
+// runRecall runs `memkeep recall args…` and gives what it prints.
+func (p *faultProject) runRecall(args ...string) []byte {
 	p.t.Helper()
-	cmd := exec.Command(p.bin, "recall", q)
+	cmd := exec.Command(p.bin, append([]string{"recall"}, args...)...)
 	cmd.Dir = p.dir
 	cmd.Env = append(os.Environ(), "MEMKEEP_NO_SPAWN=1", "CLAUDE_PROJECT_DIR=")
 	out, err := cmd.Output()
 	if err != nil {
-		p.t.Fatalf("memkeep recall %q: %v", q, err)
+		p.t.Fatalf("memkeep recall %q: %v", args, err)
 	}
-	return string(out)
+	return out
 }
 
 // promptContext runs the UserPromptSubmit hook for q and gives the

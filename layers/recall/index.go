@@ -150,12 +150,10 @@ type Index struct {
 	// frequencies looked up.
 	open map[string]*os.File
 	dfs  map[string]int
-	// intent is what the query being answered asks for, candidates how
-	// many documents it lifts, exchanges the sessions' exchanges read
-	// while answering it.
-	intent     intent
-	candidates int
-	exchanges  *exchanges
+	// intent is what the query being answered asks for, exchanges the
+	// sessions' exchanges read while answering it.
+	intent    intent
+	exchanges *exchanges
 }
 
 type srcRef struct{ seg, src int }
@@ -247,10 +245,11 @@ func (ix *Index) resolve(dirs, session string) error {
 func (ix *Index) sessionL1(session string, look bool) (diskFile, bool) {
 	// The sources, not the chains: an array read in order, where a map
 	// of thousands of names cost a prompt half a millisecond.
+	isL1 := l1Of(session)
 	best := ""
 	for _, s := range ix.segs {
 		for i := range s.nSources {
-			if name := s.sourceName(i); name > best && l1Of(name, session) {
+			if name := s.sourceName(i); name > best && isL1(name) {
 				best = name
 			}
 		}
@@ -270,23 +269,23 @@ func (ix *Index) sessionL1(session string, look bool) (diskFile, bool) {
 	return diskFile{name: best, path: path, size: fi.Size(), stamp: fastfile.Stamp(fi), l1: true}, true
 }
 
-// l1Of reports whether name (under .claude/memory) is the L1 file of
-// session, any session's when session is "".
-func l1Of(name, session string) bool {
-	if !strings.HasSuffix(name, ".l1.jsonl") {
-		return false
-	}
+// l1Of gives a test of whether a name (under .claude/memory) is the L1
+// file of session, any session's when session is "".
+func l1Of(session string) func(name string) bool {
 	if session == "" {
-		return true
+		return func(name string) bool { return strings.HasSuffix(name, ".l1.jsonl") }
 	}
-	// Compared in place: a prompt asks this of every indexed file.
-	base := strings.TrimSuffix(name, ".l1.jsonl")
-	short := session[:min(8, len(session))]
-	if strings.HasSuffix(base, short) && strings.HasSuffix(base[:len(base)-len(short)], "_") {
-		return true
-	}
-	rest, ok := strings.CutPrefix(base, "sessions/")
-	return ok && rest == session
+	return ofSession(session, ".l1.jsonl")
+}
+
+// ofSession gives a test of whether a name is session's file of the kind
+// ext (".l1.jsonl", ".l2.json"): session is an id, whose first eight
+// characters end the file's base, or a base. It is asked of every indexed
+// name, so the names it compares are made once.
+func ofSession(session, ext string) func(name string) bool {
+	suffix := "_" + session[:min(8, len(session))] + ext
+	whole := "sessions/" + session + ext
+	return func(name string) bool { return strings.HasSuffix(name, suffix) || name == whole }
 }
 
 // sessionL1 finds the L1 file of a session by id or base in the folder;
@@ -298,9 +297,10 @@ func sessionL1(l memdir.Layout, session string) (diskFile, bool) {
 	}
 	// Bases end with the session id's first 8 characters; the newest
 	// file is the one being written.
+	isL1 := l1Of(session)
 	for i := len(ents) - 1; i >= 0; i-- {
 		n := ents[i].Name()
-		if l1Of("sessions/"+n, session) {
+		if isL1("sessions/" + n) {
 			path := filepath.Join(l.SessionsDir(), n)
 			fi, err := os.Lstat(path)
 			if err != nil || !fi.Mode().IsRegular() {
@@ -824,15 +824,11 @@ func Update(l memdir.Layout, opts UpdateOptions) error {
 }
 
 // turnFiles gives a test of whether a name is one of the files a turn of
-// session writes (sessionFiles). It is asked of every indexed name, so
-// the session's names are made once.
+// session writes (sessionFiles).
 func turnFiles(session string) func(name string) bool {
-	short := session[:min(8, len(session))]
-	l1, l2 := "_"+short+".l1.jsonl", "_"+short+".l2.json"
-	b1, b2 := "sessions/"+session+".l1.jsonl", "sessions/"+session+".l2.json"
+	l1, l2 := ofSession(session, ".l1.jsonl"), ofSession(session, ".l2.json")
 	return func(name string) bool {
-		return name == "facts.json" || name == "concepts.json" ||
-			strings.HasSuffix(name, l1) || strings.HasSuffix(name, l2) || name == b1 || name == b2
+		return name == "facts.json" || name == "concepts.json" || l1(name) || l2(name)
 	}
 }
 

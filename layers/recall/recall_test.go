@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -879,12 +878,14 @@ func TestFrameWordsDoNotAnswer(t *testing.T) {
 // TestFrameStems: the frame words' stems written in search.go are what
 // the stemmer gives them.
 func TestFrameStems(t *testing.T) {
+	frameWords := []string{"piece", "pieces", "come", "comes", "came", "happen", "happens", "happened", "time", "times", "several", "occasion", "occasions"}
 	tok := newTokenizer()
-	got := map[string]bool{}
+	var got []string
 	for _, w := range frameWords {
-		got[tok.stem(w)] = true
+		got = append(got, tok.stem(w))
 	}
-	if !maps.Equal(got, frameStems) {
+	slices.Sort(got)
+	if got = slices.Compact(got); !slices.Equal(got, frameStems) {
 		t.Errorf("frameStems = %v, the stemmer gives %v", frameStems, got)
 	}
 }
@@ -965,7 +966,7 @@ func TestL1Of(t *testing.T) {
 		{"sessions/2026-02-11_2036_258c7281.l1.jsonl", "258c7280", false},
 		{"258c7280.l1.jsonl", "258c7280", false},
 	} {
-		if got := l1Of(c.name, c.session); got != c.want {
+		if got := l1Of(c.session)(c.name); got != c.want {
 			t.Errorf("l1Of(%q, %q) = %v, want %v", c.name, c.session, got, c.want)
 		}
 	}

@@ -235,7 +235,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	var qs []qterm
 	for i, t := range origs {
 		w := 1.0
-		if frameStems[t] {
+		if slices.Contains(frameStems, t) {
 			w = frameWeight
 		}
 		qs = append(qs, qterm{term: t, weight: w, orig: i, idf: idf[t]})
@@ -253,23 +253,20 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 	}
 	ix.intent = intentOf(query)
-	all := cmp.Or(opts.Candidates, candidates)
-	ix.candidates = all
-	if !opts.NoFeedback {
-		ix.candidates = min(all, feedbackCandidates)
-	}
 	ix.exchanges = ix.exchangeIndex() // read once for both passes
+	all := cmp.Or(opts.Candidates, candidates)
 	sc := ix.score(qs)
-	units := ix.units(sc, qs, origs)
-	if !opts.NoFeedback {
-		// The second pass groups every candidate, with the words the
-		// first pass's best answers share, when they share any.
-		ix.candidates = all
-		if fb := ix.feedback(units, seen, n, tok); len(fb) > 0 {
+	var units []unit
+	if opts.NoFeedback {
+		units = ix.units(sc, qs, origs, all)
+	} else {
+		// The first pass only picks the answers whose words feed the
+		// second, which groups every candidate with them.
+		if fb := ix.feedback(ix.units(sc, qs, origs, min(all, feedbackCandidates)), seen, n, tok); len(fb) > 0 {
 			qs = append(qs, fb...)
 			ix.addScores(&sc, fb)
 		}
-		units = ix.units(sc, qs, origs)
+		units = ix.units(sc, qs, origs, all)
 	}
 	var hits []Hit
 	sn := newSnippets(qs, tok)
@@ -677,9 +674,10 @@ func (t *topN) add(c cand) {
 	t.h = h
 }
 
-// units ranks the answers.
-func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
-	cs := ix.addCommon(sc, topDocs(ix, sc, ix.candidates, ix.candidates/memoryShare))
+// units ranks the answers grouped from the best n L1 records (and
+// n/memoryShare memory documents).
+func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
+	cs := ix.addCommon(sc, topDocs(ix, sc, n, n/memoryShare))
 	origIDF := make([]float64, len(origs))
 	var idfSum float64
 	for _, q := range qs {
@@ -803,7 +801,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 		if u.exchange != nil {
 			key = *u.exchange
 		}
-		if i, ok := byExchange[key]; ok && (u.d.Layer != layerL1 || !elsewhere(out[i], u)) {
+		i, seen := byExchange[key]
+		if seen && (u.d.Layer != layerL1 || !elsewhere(out[i], u)) {
 			o := &out[i]
 			if u.d.Layer == layerL1 && o.d.Layer == layerL2 && o.best == nil {
 				// The exchange ranked first: it is shown at this record.
@@ -823,7 +822,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string) []unit {
 			}
 			continue
 		}
-		if _, ok := byExchange[key]; !ok {
+		if !seen {
 			byExchange[key] = len(out)
 		}
 		out = append(out, u)
@@ -1373,15 +1372,15 @@ func intentOf(query string) intent {
 	return in
 }
 
-// frameWords frame a question about what recurred ("in which pieces of
-// work did that come up", "how many times did it happen"): they say the
-// answer spans occasions, not what it is about, and a record that
-// happens to hold them ("let me implement all the pieces") is no answer.
-var frameWords = []string{"piece", "pieces", "come", "comes", "came", "happen", "happens", "happened", "time", "times", "several", "occasion", "occasions"}
-
-// frameStems are the frame words' terms, written stemmed so that a
-// prompt does not stem them (TestFrameStems keeps them the stemmer's).
-var frameStems = map[string]bool{"piec": true, "come": true, "came": true, "happen": true, "time": true, "sever": true, "occas": true}
+// frameStems are the terms of the words that frame a question about what
+// recurred ("in which pieces of work did that come up", "how many times
+// did it happen", "on several occasions"): they say the answer spans
+// occasions, not what it is about, and a record that happens to hold
+// them ("let me implement all the pieces") is no answer. They are
+// written stemmed so that a prompt does not stem them (TestFrameStems
+// keeps them the stemmer's), in a slice, which costs a process nothing
+// at start-up.
+var frameStems = []string{"came", "come", "happen", "occas", "piec", "sever", "time"}
 
 // frameWeight is a frame word's weight in a query.
 const frameWeight = 0.3

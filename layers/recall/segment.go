@@ -190,10 +190,7 @@ func newSegmentBuilder(base bool) *segmentBuilder {
 	if base {
 		size = 1 << 16
 	}
-	b := &segmentBuilder{tok: newTokenizer(), base: base, ids: make(map[string]int32, size), cur: make([]int32, 0, 64)}
-	if base {
-		b.tok.stems, b.tok.parts = make(map[string]string, size), make(map[string]part, size)
-	}
+	b := &segmentBuilder{tok: newTokenizerFor(size), base: base, ids: make(map[string]int32, size), cur: make([]int32, 0, 64)}
 	b.tok.number = b.id
 	return b
 }

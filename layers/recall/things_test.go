@@ -76,7 +76,7 @@ func TestUnknownThings(t *testing.T) {
 		{"Where is the flask app that serves the transcript view?", []string{"flask"}},
 		{"How did we package the build script with burrito?", []string{"burrito"}},
 		{"Which tests cover the build script?", nil},
-		{"Does the checker report express what the build script does?", nil},
+		{"Which checker report mentions bats?", nil},
 		// A product is not seen through the plain words grouped with it
 		// (eslint: check, style).
 		{"Where did we configure eslint for the build script?", []string{"eslint"}},

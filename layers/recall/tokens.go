@@ -44,8 +44,12 @@ type tokenizer struct {
 	whole bool
 }
 
-func newTokenizer() *tokenizer {
-	return &tokenizer{stems: make(map[string]string, 256), parts: make(map[string]part, 256), id: -1}
+func newTokenizer() *tokenizer { return newTokenizerFor(256) }
+
+// newTokenizerFor makes a tokenizer whose caches start with room for
+// size words.
+func newTokenizerFor(size int) *tokenizer {
+	return &tokenizer{stems: make(map[string]string, size), parts: make(map[string]part, size), id: -1}
 }
 
 // part is what a part of a compound gives.
