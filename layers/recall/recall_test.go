@@ -911,41 +911,46 @@ func TestFailureInOtherWords(t *testing.T) {
 // from the answer it already gives is an answer of its own, not dropped
 // as the same exchange, while a record near that answer still joins it.
 func TestLongExchangeGivesSeveralAnswers(t *testing.T) {
-	m := newMemory(t)
-	base := "2026-02-11_1000_aaaa1111"
-	first := say("Dialyzer complains about SubagentLive: the pattern match in load_subagent_data.")
-	near := say("Dialyzer still complains about SubagentLive after the format run.")
-	far := bash("mix dialyzer --format short | grep subagent_live", 0, "lib/spotter_web/live/subagent_live.ex:25:guard_fail The guard clause can never succeed.")
-	recs := append(filler(10), first)
-	recs = append(recs, filler(4)...)
-	recs = append(recs, near)
-	recs = append(recs, filler(90)...)
-	recs = append(recs, far)
-	recs = append(recs, filler(10)...)
-	m.l1(base, false, recs...)
-	m.write(m.l.L2File(base), map[string]any{"session_id": "aaaa1111-0000", "l1": base + ".l1.jsonl", "exchanges": []map[string]any{
-		{"id": "x-1", "summary": "Unified the transcript views", "l1_range": []int{1, len(recs)}},
-	}})
-	hits := m.search("what did dialyzer complain about in SubagentLive", Options{Max: 5})
-	var lines [][2]int
-	for _, h := range hits {
-		lines = append(lines, h.Lines)
-	}
-	has := func(line int) int {
-		n := 0
-		for _, l := range lines {
-			if l[0] <= line && line <= l[1] {
-				n++
-			}
+	// The record apart is far from the answer (90 lines) or near it but
+	// too far to join its window (25 lines): an answer of its own, not
+	// lost to the exchange's first answer, either way.
+	for _, gap := range []int{90, 25} {
+		m := newMemory(t)
+		base := "2026-02-11_1000_aaaa1111"
+		first := say("Dialyzer complains about SubagentLive: the pattern match in load_subagent_data.")
+		near := say("Dialyzer still complains about SubagentLive after the format run.")
+		far := bash("mix dialyzer --format short | grep subagent_live", 0, "lib/spotter_web/live/subagent_live.ex:25:guard_fail The guard clause can never succeed.")
+		recs := append(filler(10), first)
+		recs = append(recs, filler(4)...)
+		recs = append(recs, near)
+		recs = append(recs, filler(gap)...)
+		recs = append(recs, far)
+		recs = append(recs, filler(10)...)
+		m.l1(base, false, recs...)
+		m.write(m.l.L2File(base), map[string]any{"session_id": "aaaa1111-0000", "l1": base + ".l1.jsonl", "exchanges": []map[string]any{
+			{"id": "x-1", "summary": "Unified the transcript views", "l1_range": []int{1, len(recs)}},
+		}})
+		hits := m.search("what did dialyzer complain about in SubagentLive", Options{Max: 5})
+		var lines [][2]int
+		for _, h := range hits {
+			lines = append(lines, h.Lines)
 		}
-		return n
-	}
-	if has(11) != 1 || has(16) != 1 || has(107) != 1 {
-		t.Errorf("answers at lines %v; want lines 11 and 16 in one answer and line 107 in another", lines)
-	}
-	for _, h := range hits {
-		if h.Lines[0] <= 11 && 11 <= h.Lines[1] && !(h.Lines[0] <= 16 && 16 <= h.Lines[1]) {
-			t.Errorf("the record 5 lines from the answer is an answer apart: %v", lines)
+		has := func(line int) int {
+			n := 0
+			for _, l := range lines {
+				if l[0] <= line && line <= l[1] {
+					n++
+				}
+			}
+			return n
+		}
+		if apart := 17 + gap; has(11) != 1 || has(16) != 1 || has(apart) != 1 {
+			t.Errorf("gap %d: answers at lines %v; want lines 11 and 16 in one answer and line %d in another", gap, lines, apart)
+		}
+		for _, h := range hits {
+			if h.Lines[0] <= 11 && 11 <= h.Lines[1] && !(h.Lines[0] <= 16 && 16 <= h.Lines[1]) {
+				t.Errorf("gap %d: the record 5 lines from the answer is an answer apart: %v", gap, lines)
+			}
 		}
 	}
 }

@@ -792,8 +792,11 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 		us = append(us, u)
 	}
 	// Group: an exchange and its L1 records make one answer, placed at
-	// the best record and scored by the better of the two; a record far
-	// from that answer in a long exchange is an answer of its own.
+	// the best record and scored by the better of the two. A record the
+	// answer cannot take in, far from it in a long exchange or making its
+	// lines too many, is an answer of its own: dropping it would lose the
+	// lines that hold the question ("add the route" beside the router's
+	// edit, twenty lines after the exchange's best record).
 	slices.SortFunc(us, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	out := make([]unit, 0, len(us))
 	for _, u := range us {
@@ -801,29 +804,25 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 		if u.exchange != nil {
 			key = *u.exchange
 		}
-		i, seen := byExchange[key]
-		if seen && (u.d.Layer != layerL1 || !elsewhere(out[i], u)) {
-			o := &out[i]
-			if u.d.Layer == layerL1 && o.d.Layer == layerL2 && o.best == nil {
-				// The exchange ranked first: it is shown at this record.
-				at := u.at
-				o.best = &at
-				o.lines = u.lines
-				o.session = u.session
-				o.score += childLift * u.score
-				o.match |= u.match
-				o.coverage = cover(o.match)
-			} else if o.d.Layer == layerL1 && u.d.Layer == layerL2 {
-				o.score += exchangeLift * u.score
-				o.match |= u.match
-				o.coverage = cover(o.match)
-			} else {
-				ix.reach(o, u) // a record of the exchange near its answer
-			}
-			continue
-		}
-		if !seen {
+		if i, seen := byExchange[key]; !seen {
 			byExchange[key] = len(out)
+		} else if o := &out[i]; u.d.Layer == layerL1 && o.d.Layer == layerL2 && o.best == nil {
+			// The exchange ranked first: it is shown at this record.
+			at := u.at
+			o.best = &at
+			o.lines = u.lines
+			o.session = u.session
+			o.score += childLift * u.score
+			o.match |= u.match
+			o.coverage = cover(o.match)
+			continue
+		} else if o.d.Layer == layerL1 && u.d.Layer == layerL2 {
+			o.score += exchangeLift * u.score
+			o.match |= u.match
+			o.coverage = cover(o.match)
+			continue
+		} else if u.d.Layer != layerL1 || ix.reach(o, u) {
+			continue
 		}
 		out = append(out, u)
 	}
@@ -1048,21 +1047,6 @@ func (ix *Index) join(u *unit, r docRef, score float32, limit uint32) bool {
 	u.lines = [2]uint32{lo, hi}
 	return true
 }
-
-// elsewhere reports whether an L1 record u of an exchange lies far from o,
-// the answer the exchange already gives, in the exchange's L1 lines: an
-// exchange the agent worked through alone runs for hundreds of lines,
-// and its places are answers of their own.
-func elsewhere(o, u unit) bool {
-	if o.d.Layer != layerL1 && o.best == nil || o.lines[0] == 0 || u.lines[0] == 0 || o.session != u.session {
-		return false // the exchange not yet shown at a record of it, or no lines to tell
-	}
-	return u.lines[0] > o.lines[1]+apartLines || u.lines[1]+apartLines < o.lines[0]
-}
-
-// apartLines is how far from an exchange's answer a record of it is an
-// answer of its own.
-const apartLines = 2 * siblingLines
 
 // reach widens answer o to u, a record of its conversation at least
 // siblingShare as good as o's own a few lines before or after it ("I
