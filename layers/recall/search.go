@@ -1194,8 +1194,10 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// them: known when a word of its thesaurus group is.
 			stem := tok.stem(lower)
 			qw := []queryWord{{text: lower, stem: stem}}
+			parts := camelParts(w.text, tok)
 			known = ix.df(lower) > 0 || ix.df(stem) > 0 ||
-				!isThing(stem) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
+				!isThing(stem) && !namesThing(parts) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
+				len(parts) > 1 && ix.seen(parts, tok) ||
 				ix.seenKind(qw, tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
@@ -1295,6 +1297,30 @@ func questionWords(query string) []questionWord {
 		start = strings.ContainsAny(last, ".?!:")
 	}
 	return out
+}
+
+// camelParts gives the parts of a camelCase word, as words of a name:
+// LiveDashboard is live, dashboard.
+func camelParts(word string, tok *tokenizer) []queryWord {
+	var parts []queryWord
+	tok.compound(word, func(t string) {
+		if !tok.whole {
+			parts = append(parts, queryWord{text: t, stem: t})
+		}
+	})
+	return parts
+}
+
+// namesThing reports whether the parts of a camelCase word are a listed
+// thing or the end of one: the product's own spelling of its name
+// (LiveDashboard for Phoenix LiveDashboard), made of words memory knows
+// from other talk.
+func namesThing(parts []queryWord) bool {
+	if len(parts) < 2 {
+		return false
+	}
+	stems := stemsOf(parts)
+	return isThing(stems) || strings.Contains(thingsStems, " "+stems+"\n")
 }
 
 // knownParts reports whether a camelCase word has two or more parts, each

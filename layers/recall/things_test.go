@@ -43,6 +43,7 @@ func TestUnknownThings(t *testing.T) {
 		say("The build script checks the type of every checker report."),
 		say("Run the build script from the shell."),
 		say("The heatmap page draws the session lookups by hour."),
+		say("The dashboard shows each live session."),
 		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -99,6 +100,13 @@ func TestUnknownThings(t *testing.T) {
 		{"Does the build script run the checker and/or the shell?", nil},
 		{"What's the TL;DR of the build script's checker report, FYI?", nil},
 		{"Which GitHub Actions workflow runs the build script?", []string{"GitHub Actions"}},
+		// A product's own camelCase spelling of a listed name (Phoenix
+		// LiveDashboard) is that thing, though memory knows its words;
+		// code made of them is not.
+		{"Where is LiveDashboard mounted in the endpoint?", []string{"LiveDashboard"}},
+		{"What does LiveSession show on the dashboard?", nil},
+		// A practice of version control is a thing.
+		{"When we rebased the build script's branch, what conflicted?", []string{"rebased"}},
 	})
 }
 
