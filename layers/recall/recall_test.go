@@ -976,3 +976,30 @@ func TestL1Of(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerJustPastAnother: a record that answers lies a few lines past
+// a better answer's lines, inside the lines its own answer would show
+// before it: it is an answer of its own, showing the lines on its side,
+// not lost to the better one.
+func TestAnswerJustPastAnother(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(20),
+		bash("grep -r set_text_map_propagators deps/opentelemetry_api/src", 1, "no match: set_text_map_propagators does not exist"),
+		say("set_text_map_propagators does not exist in the opentelemetry API; set_text_map_propagator takes one."))
+	recs = append(recs, filler(7)...)
+	recs = append(recs, say("So the propagators are configured through the app environment instead, in config.exs."))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	answer := 21 + 2 + 7
+	hits := m.search("set_text_map_propagators does not exist: how were the propagators configured instead?", Options{Max: 3})
+	var lines [][2]int
+	for _, h := range hits {
+		lines = append(lines, h.Lines)
+	}
+	if len(hits) < 2 || hits[0].Lines[0] > 21 || hits[0].Lines[1] < 22 {
+		t.Fatalf("answers at lines %v; want the first holding lines 21–22, and another", lines)
+	}
+	if !slices.ContainsFunc(hits[1:], func(h Hit) bool { return h.Lines[0] <= answer && answer <= h.Lines[1] && h.Lines[0] > hits[0].Lines[1] }) {
+		t.Errorf("answers at lines %v; want one past the first's lines holding line %d", lines, answer)
+	}
+}

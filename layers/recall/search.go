@@ -827,17 +827,17 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 		out = append(out, u)
 	}
 	// One answer per place: records whose lines overlap show the same
-	// lines. A record of no exchange at least half as good as an answer
-	// a few lines from it joins that answer, as records of one exchange
-	// do above.
+	// lines, unless the record itself lies past a better answer's lines,
+	// where its answer keeps the lines on its side ("configure it via the
+	// app environment instead" just after a failed search's lines). A
+	// record of no exchange at least half as good as an answer a few
+	// lines from it joins that answer, as records of one exchange do
+	// above.
 	kept := out[:0]
 	bySession := map[string][]int{} // indexes into kept
 	for _, u := range out {
 		mine := bySession[u.session]
-		if u.session != "" && u.lines[0] > 0 && slices.ContainsFunc(mine, func(i int) bool {
-			k := &kept[i]
-			return k.lines[0] > 0 && k.lines[0] <= u.lines[1]+1 && u.lines[0] <= k.lines[1]+1
-		}) {
+		if u.session != "" && u.lines[0] > 0 && !ix.beside(&u, kept, mine, sc, cover) {
 			continue
 		}
 		if u.exchange == nil && slices.ContainsFunc(mine, func(i int) bool { return kept[i].exchange == nil && ix.reach(&kept[i], u) }) {
@@ -872,6 +872,49 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 		return cmp.Compare(b.d.Time, a.d.Time)
 	})
 	return out
+}
+
+// beside trims u's lines to keep off the answers of kept (those of its
+// session, mine) they overlap, and reports whether u is still an answer:
+// its own record must lie outside them. What it holds of the question is
+// then what its remaining lines hold.
+func (ix *Index) beside(u *unit, kept []unit, mine []int, sc scored, cover func(uint32) float64) bool {
+	trimmed := false
+	for again := true; again; {
+		again = false
+		for _, i := range mine {
+			k := &kept[i]
+			if k.lines[0] == 0 || k.lines[0] > u.lines[1]+1 || u.lines[0] > k.lines[1]+1 {
+				continue
+			}
+			switch own := u.d.Line; {
+			case own > k.lines[1]+1:
+				u.lines[0] = k.lines[1] + 2
+			case own+1 < k.lines[0]:
+				u.lines[1] = k.lines[0] - 2
+			default:
+				return false // the same place
+			}
+			trimmed, again = true, true
+		}
+	}
+	if !trimmed {
+		return true
+	}
+	u.match = sc.at(u.at).match
+	window, wscore := u.window[:0], u.wscore[:0]
+	for j, r := range u.window {
+		if _, nl, _ := ix.segs[r.seg].docSpan(int(r.doc)); u.lines[0] <= nl && nl <= u.lines[1] {
+			window, wscore = append(window, r), append(wscore, u.wscore[j])
+			u.match |= sc.at(r).match
+		}
+	}
+	u.window, u.wscore = window, wscore
+	if u.place != nil && !slices.Contains(u.window, *u.place) {
+		u.place = nil
+	}
+	u.coverage = cover(u.match)
+	return true
 }
 
 // bits weighs the query terms a document holds: those found themselves
