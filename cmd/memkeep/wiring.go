@@ -126,13 +126,22 @@ func (memoryAdapter) Context(l memdir.Layout, budget int, sid, source string) (s
 	return sessionContext(l, budget, time.Now(), sid, source)
 }
 
+// promptFeedbackDocs is the largest memory (in indexed records) in which
+// the prompt hook expands its query from its first answers, as `memkeep
+// recall` does: the first answer then holds the question's evidence more
+// often (the eval's prompt hook share 246 to 249 of 386). The second pass
+// costs about 4 ms at 2,000 sessions (some 700,000 records), which the
+// hook's 15 ms there cannot spare; at 100,000 records, about 300 such
+// sessions, it costs under 1 ms.
+const promptFeedbackDocs = 100_000
+
 func (memoryAdapter) Recall(l memdir.Layout, sid, prompt string, cfg config.RecallConfig) (string, error) {
 	ix, err := recall.Open(l, sid)
 	if err != nil {
 		return "", err
 	}
 	defer ix.Close()
-	hits := ix.Search(prompt, recall.Options{Threshold: cfg.Threshold, Max: cfg.Max, NoFeedback: true, Candidates: 100, Task: recall.IsTask(prompt)})
+	hits := ix.Search(prompt, recall.Options{Threshold: cfg.Threshold, Max: cfg.Max, Candidates: 100, FeedbackDocs: promptFeedbackDocs, Task: recall.IsTask(prompt)})
 	if ix.NeedsRebuild() {
 		rebuildInBackground(l)
 	}

@@ -1003,3 +1003,36 @@ func TestAnswerJustPastAnother(t *testing.T) {
 		t.Errorf("answers at lines %v; want one past the first's lines holding line %d", lines, answer)
 	}
 }
+
+// TestFeedbackDocs: a caller on a budget (the prompt hook) expands its
+// query from the first answers only in a memory of at most FeedbackDocs
+// records; past it, the search is the first pass alone.
+func TestFeedbackDocs(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(60),
+		say("Long tool results are truncated to five rows in the transcript view."),
+		edit("lib/spotter_web/live/transcript_components.ex", "+3 -0 @max_result_rows 5"),
+		say("The transcript components fold a long result behind a toggle."))
+	recs = append(recs, filler(20)...)
+	recs = append(recs, say("The toggle in the transcript components shows every row again."))
+	m.l1("2026-02-11_1000_aaaa1111", false, append(recs, filler(20)...)...)
+	ix := m.open()
+	q := "why are long results cut short on screen"
+	scores := func(o Options) []float64 {
+		var out []float64
+		for _, h := range ix.Search(q, o) {
+			out = append(out, h.Score)
+		}
+		return out
+	}
+	first, both := scores(Options{NoFeedback: true}), scores(Options{})
+	if len(first) == 0 || slices.Equal(first, both) {
+		t.Fatalf("the second pass changes nothing here (%v, %v): no case for the option", first, both)
+	}
+	if got := scores(Options{FeedbackDocs: 1}); !slices.Equal(got, first) {
+		t.Errorf("memory over FeedbackDocs: scores %v, want the first pass's %v", got, first)
+	}
+	if got := scores(Options{FeedbackDocs: 1000}); !slices.Equal(got, both) {
+		t.Errorf("memory under FeedbackDocs: scores %v, want both passes' %v", got, both)
+	}
+}

@@ -88,6 +88,11 @@ type Options struct {
 	Max int
 	// NoFeedback turns off the second, expanded pass.
 	NoFeedback bool
+	// FeedbackDocs, when above 0, turns the second pass off in a memory
+	// of more documents than that: its cost grows with the memory, and a
+	// caller on a budget of milliseconds (the prompt hook) pays it only
+	// where it is small.
+	FeedbackDocs int
 	// Candidates is how many first-pass documents are lifted and grouped
 	// into answers; 0 means 400. A caller showing a few answers (the
 	// prompt hook) may take fewer, for speed.
@@ -257,7 +262,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	all := cmp.Or(opts.Candidates, candidates)
 	sc := ix.score(qs)
 	var units []unit
-	if opts.NoFeedback {
+	if opts.NoFeedback || opts.FeedbackDocs > 0 && n > float64(opts.FeedbackDocs) {
 		units = ix.units(sc, qs, origs, all)
 	} else {
 		// The first pass only picks the answers whose words feed the
