@@ -12,6 +12,7 @@ import (
 func TestThingsFormat(t *testing.T) {
 	seen := map[string]bool{}
 	generic := []string{"file", "test", "function", "code", "error", "change", "fix", "run", "bug", "server", "script", "request", "message", "page", "user", "session", "log"}
+	talk := []string{"call", "record", "status", "read", "list", "data", "tool", "use", "output", "result", "line", "view", "check", "build", "start", "end"}
 	for i, line := range strings.Split(thingsText, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -28,6 +29,14 @@ func TestThingsFormat(t *testing.T) {
 		seen[line] = true
 		if slices.Contains(generic, line) {
 			t.Errorf("line %d: %q is a word of every conversation, not a thing", i+1, line)
+		}
+		// Nor a phrase of them: "function calling" stems to what "the
+		// function called" does, "session recording" to "which session
+		// recorded".
+		if words := strings.Fields(line); len(words) > 1 && !slices.ContainsFunc(words, func(w string) bool {
+			return !slices.ContainsFunc(append(generic, talk...), func(g string) bool { return w == g || w == g+"s" || w == g+"ing" || w == g+"ed" })
+		}) {
+			t.Errorf("line %d: %q is a phrase of programming talk, not a thing", i+1, line)
 		}
 	}
 }
@@ -105,6 +114,10 @@ func TestUnknownThings(t *testing.T) {
 		// code made of them is not.
 		{"Where is LiveDashboard mounted in the endpoint?", []string{"LiveDashboard"}},
 		{"What does LiveSession show on the dashboard?", nil},
+		// A listed name whose stems are a phrase of programming talk
+		// ("function calling": the function called) is no name.
+		{"The function I called to check the build script turned out not to exist. What replaced it?", nil},
+		{"Which session recorded the status of the build script?", nil},
 		// A practice of version control is a thing.
 		{"When we rebased the build script's branch, what conflicted?", []string{"rebased"}},
 	})
