@@ -1036,3 +1036,30 @@ func TestFeedbackDocs(t *testing.T) {
 		t.Errorf("memory under FeedbackDocs: scores %v, want both passes' %v", got, both)
 	}
 }
+
+// TestOneCompactionPerSession: a session compacted twice retells its
+// first summary in its second; one of them answers, and the other places
+// of the session keep their rank.
+func TestOneCompactionPerSession(t *testing.T) {
+	m := newMemory(t)
+	summary := "Summary: the tail worker follows the transcript file with tail -F and broadcasts each new line."
+	compact := map[string]any{"ts": "2026-02-11T10:00:01Z", "k": "compact", "text": summary}
+	recs := append(filler(30), say("The tail worker broadcasts a new line of the transcript file to the session page."))
+	recs = append(recs, filler(30)...)
+	recs = append(recs, compact)
+	recs = append(recs, filler(30)...)
+	recs = append(recs, map[string]any{"ts": "2026-02-11T10:00:01Z", "k": "compact", "text": summary + " Then the tests were fixed."})
+	recs = append(recs, filler(30)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("how does the tail worker broadcast new transcript lines", Options{Max: 5})
+	compacts, work := 0, false
+	for _, h := range hits {
+		if h.Kind == "compact" {
+			compacts++
+		}
+		work = work || h.Lines[0] <= 31 && 31 <= h.Lines[1]
+	}
+	if compacts != 1 || !work {
+		t.Errorf("answers %+v: want one compaction summary and the record of the work (line 31)", hits)
+	}
+}

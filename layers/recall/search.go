@@ -845,6 +845,11 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 		if u.session != "" && u.lines[0] > 0 && !ix.beside(&u, kept, mine, sc, cover) {
 			continue
 		}
+		// A session's later compaction summary retells its earlier one:
+		// one of them is an answer, the best.
+		if u.d.Kind == kindCompact && slices.ContainsFunc(mine, func(i int) bool { return kept[i].d.Kind == kindCompact }) {
+			continue
+		}
 		if u.exchange == nil && slices.ContainsFunc(mine, func(i int) bool { return kept[i].exchange == nil && ix.reach(&kept[i], u) }) {
 			continue
 		}
