@@ -160,6 +160,9 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 	if d.Kind != kindTool && namesPath(f.text) {
 		d.Flags |= flagPath
 	}
+	if namesRoute(f.text) || namesRoute(f.diff) || namesRoute(f.cmd) || isRouter(f.file) {
+		d.Flags |= flagRoute
+	}
 	switch {
 	case d.Kind == kindCompact:
 		// A compaction summary retells the session: it is shown beside
@@ -428,4 +431,57 @@ func isProse(s string) bool {
 		}
 	}
 	return code*30 < len(s)
+}
+
+// namesRoute reports whether s names a web route: a path from the root of
+// two parts or more, or one with a parameter, none a file's name
+// ("/projects/:project_id/review", "POST /api/hooks/session-end"), and
+// not a place in the file system (/tmp/…, /home/…).
+func namesRoute(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '/' || i > 0 && !pathStop(s[i-1]) && s[i-1] != ' ' {
+			continue
+		}
+		end := i + 1
+		for end < len(s) && !pathStop(s[end]) {
+			end++
+		}
+		route := strings.TrimRight(s[i:end], ".,;!?")
+		parts := strings.Split(route[1:], "/")
+		if len(parts) < 2 && !strings.HasPrefix(route, "/:") || slices.Contains(systemDirs, parts[0]) {
+			i = end
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			if p == "" && len(parts) > 1 || strings.ContainsAny(p, ".*\\") || p != "" && p[0] != ':' && !isRouteWord(p) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+		i = end
+	}
+	return false
+}
+
+// isRouteWord reports whether p is a part of a route: lower-case letters,
+// digits, - and _.
+func isRouteWord(p string) bool {
+	return !strings.ContainsFunc(p, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_')
+	})
+}
+
+// systemDirs are the first parts of a path in the file system, not a
+// route.
+var systemDirs = []string{"bin", "dev", "etc", "home", "lib", "mnt", "opt", "proc", "root", "run", "sys", "tmp", "usr", "var", "users", "private", "workspace", "workspaces"}
+
+// isRouter reports whether a file is a web app's routing table.
+func isRouter(file string) bool {
+	base := file[strings.LastIndexByte(file, '/')+1:]
+	name, _, _ := strings.Cut(base, ".")
+	return name == "router" || name == "routes" || name == "urls"
 }

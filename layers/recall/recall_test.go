@@ -768,6 +768,46 @@ func (m *memory) wantFirst(lines map[string]int) {
 
 // TestNamesPath: a path with a file's extension names a file; words
 // joined by slashes, fractions, folders and addresses do not.
+// TestURLQuestionsPreferTheRoute: a question asking for a URL, a route or
+// an endpoint is answered first by the record that names the route, among
+// records that match it alike.
+func TestURLQuestionsPreferTheRoute(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(20,
+		group(say("The project review page lists the open notes of a project, from the dashboard.")),
+		group(say("The project review page lists the open notes of a project: live /projects/:id/review")),
+		group(say("Each dashboard card links to its session by URL.")))...)
+	m.wantFirst(map[string]int{
+		"what URL is the project review page of open notes at": 42,
+		"which route serves the project review page":           42,
+		"how does the project review page list open notes":     21,
+	})
+}
+
+func TestNamesRoute(t *testing.T) {
+	for s, want := range map[string]bool{
+		`live("/projects/:project_id/review", ProjectReviewLive)`: true,
+		"Added `POST /api/hooks/session-end` route":               true,
+		"GET /api/review-context/:token":                          true,
+		"/:id":                                                    true,
+		"cat /tmp/claude-1000/tasks/out.txt":                      false,
+		"ls /usr/local/bin":                                       false,
+		"lib/spotter_web/router.ex":                               false,
+		"see /docs/setup.md":                                      false,
+		"/api":                                                    false,
+		"and/or":                                                  false,
+		"it went 3/4.":                                            false,
+		"https://example.com/docs/":                               false,
+	} {
+		if got := namesRoute(s); got != want {
+			t.Errorf("namesRoute(%q) = %v, want %v", s, got, want)
+		}
+	}
+	if !isRouter("lib/spotter_web/router.ex") || !isRouter("config/routes.rb") || isRouter("lib/spotter/route_cache.ex") {
+		t.Error("isRouter: want router.ex and routes.rb, not route_cache.ex")
+	}
+}
+
 func TestNamesPath(t *testing.T) {
 	for s, want := range map[string]bool{
 		"lib/spotter_web/router.ex":                      true,

@@ -1413,7 +1413,7 @@ func named(w string, sentenceStart bool) bool {
 // asking where by the records that name a file, one asking why by the
 // assistant's words. (Lifting every tool call for "where" was tried
 // earlier and lost answers; a record naming a file is narrower.)
-type intent struct{ failed, place, reason bool }
+type intent struct{ failed, place, reason, route bool }
 
 func intentOf(query string) intent {
 	var in intent
@@ -1428,6 +1428,8 @@ func intentOf(query string) intent {
 			in.failed = true
 		case "where":
 			in.place = true
+		case "url", "urls", "uri", "route", "routes", "routing", "endpoint", "endpoints":
+			in.route = true
 		case "which", "what":
 			in.place = in.place || i+1 < len(words) && placeWords[words[i+1]]
 		}
@@ -1459,6 +1461,7 @@ const (
 	failedLift = 1.15
 	placeLift  = 1.1
 	reasonLift = 1.2
+	routeLift  = 1.3
 )
 
 // weigh gives the factor an intent gives a document.
@@ -1472,6 +1475,9 @@ func (in intent) weigh(d doc) float64 {
 	}
 	if in.reason && d.Layer == layerL1 && d.Kind == kindText {
 		f *= reasonLift
+	}
+	if in.route && d.Layer == layerL1 && d.Flags&flagRoute != 0 {
+		f *= routeLift
 	}
 	return f
 }

@@ -39,7 +39,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall12\n"
+const segMagic = "memkeep-recall13\n"
 
 const (
 	segHeader   = len(segMagic) + 10*4
@@ -88,6 +88,7 @@ const threadAny = 255
 const (
 	flagFailed = 1 // an L1 tool call that failed (an error, a non-zero exit)
 	flagPath   = 2 // an L1 record that names a file: a tool call on it, a path in its words
+	flagRoute  = 4 // an L1 record that names a web route ("/projects/:id/review") or edits a router
 )
 
 // source is one file's part of a segment.
