@@ -1103,3 +1103,17 @@ func TestOneCompactionPerSession(t *testing.T) {
 		t.Errorf("answers %+v: want one compaction summary and the record of the work (line 31)", hits)
 	}
 }
+
+// TestSessionsOwnWorkBeforeASubagents: an explorer subagent's report
+// retells the code at length; where it and the session's own words match
+// a question alike, the session's own lines, where the work was done,
+// come first.
+func TestSessionsOwnWorkBeforeASubagents(t *testing.T) {
+	m := newMemory(t)
+	report := say("The tail worker follows the transcript file with tail -F. The tail worker broadcasts each new transcript line.")
+	report["agent"] = "a1b2c3"
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(20,
+		group(say("The tail worker follows the transcript file with tail -F and broadcasts each line.")),
+		group(report))...)
+	m.wantFirst(map[string]int{"how does the tail worker follow the transcript file": 21})
+}
