@@ -1297,8 +1297,9 @@ func withoutChat(query string) string {
 }
 
 // knownIdentifier reports whether memory knows an identifier, a path or
-// a dotted name. Code is referred to in pieces: it is known when a part
-// of it is. A product named with a suffix (Vue.js, Socket.IO, Fly.io,
+// a dotted name. Code is referred to in pieces: it is known when its last
+// part is, the part that says which file, command or member it is
+// (ecto.rollback is not known for ecto.migrate). A product named with a suffix (Vue.js, Socket.IO, Fly.io,
 // shadcn/ui) is known only as itself: by its whole name, its name run
 // together (socketio), or its listed part (vue); a suffix (js, io, ui)
 // names nothing.
@@ -1326,9 +1327,11 @@ func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 		return unicode.ToLower(r)
 	}, text))
 	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
-		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 })
+		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.df(parts[len(parts)-1]) > 0
 	}
-	return slices.ContainsFunc(parts, func(t string) bool { return ix.df(t) > 0 })
+	// A command or a member is named by its last part, which says which
+	// (ecto.rollback, Tmux.list_panes): memory knows it when it knows that.
+	return len(parts) > 0 && ix.df(parts[len(parts)-1]) > 0
 }
 
 // suffixParts are the parts of a name that say what kind of file or site

@@ -53,6 +53,7 @@ func TestUnknownThings(t *testing.T) {
 		say("Run the build script from the shell."),
 		say("The heatmap page draws the session lookups by hour."),
 		say("The dashboard shows each live session."),
+		say("Run mix ecto.migrate before the session lookups test; Lookup.fetch reads the cache."),
 		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -118,6 +119,12 @@ func TestUnknownThings(t *testing.T) {
 		// ("function calling": the function called) is no name.
 		{"The function I called to check the build script turned out not to exist. What replaced it?", nil},
 		{"Which session recorded the status of the build script?", nil},
+		// A command or a member is named by its last part: a product's
+		// command memory never ran is unknown, though the product is known.
+		{"When we ran mix ecto.rollback on the session lookups, what broke?", []string{"ecto.rollback"}},
+		{"What did mix ecto.migrate print for the session lookups?", nil},
+		{"Why does Lookup.fetch read the cache?", nil},
+		{"Why does Lookup.evict_stale drop the cache?", []string{"Lookup.evict_stale"}},
 		// A practice of version control is a thing.
 		{"When we rebased the build script's branch, what conflicted?", []string{"rebased"}},
 	})
