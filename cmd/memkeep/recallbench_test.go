@@ -48,7 +48,10 @@ func scaleProject(b *testing.B) (dir string, l memdir.Layout) {
 	bin := memkeepBinary(b)
 	dir = b.TempDir()
 	// MEMKEEP_SCALE_DIR keeps the generated project for the next run
-	// (profiling); it is made once.
+	// (profiling); it is made once. The update benchmarks append turns
+	// to its newest session, which then grows run after run and slows
+	// the update it measures: copy the folder aside once made and put it
+	// back before each run that is compared with another.
 	if keep := os.Getenv("MEMKEEP_SCALE_DIR"); keep != "" {
 		if l, err := memdir.Find(keep); err == nil {
 			return keep, l
