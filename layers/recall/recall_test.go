@@ -875,7 +875,7 @@ func TestAnswerReachesANearbyRecordAsGood(t *testing.T) {
 	for _, c := range []struct {
 		gap  int
 		join bool
-	}{{9, true}, {30, false}} {
+	}{{9, true}, {20, true}, {30, false}} {
 		m := newMemory(t)
 		recs := append(filler(20), why)
 		for i := range c.gap {

@@ -55,11 +55,15 @@ const (
 	// window: what lifts it, and the lines an answer shows; answerFollow
 	// how many lines after the last that matches the window holds too,
 	// answerLead how far before the first it looks for the assistant's
-	// words, and answerLines the most lines an answer's window spans.
+	// words, and answerLines the most lines an answer's window spans: two
+	// more than the lines around and after a record, so that a full
+	// window still takes in the call its last line announces or the
+	// reason just before it (pooled over the eval's fresh sets, 17 lines
+	// against 15: hit@1 324 against 318 of 461; 19 gave 325).
 	neighbourSpan = 4
 	answerFollow  = 6
 	answerLead    = 5
-	answerLines   = 2*neighbourSpan + answerFollow + 1
+	answerLines   = 2*neighbourSpan + answerFollow + 3
 	// siblingShare is how good a record of the same exchange (or, in a
 	// memory without exchanges, conversation) must be, against an
 	// answer's, to join its window, and siblingLines the most lines the
