@@ -1262,11 +1262,16 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// them: known when a word of its thesaurus group is.
 			stem := tok.stem(lower)
 			qw := []queryWord{{text: lower, stem: stem}}
-			parts := camelParts(w.text, tok)
-			known = ix.df(lower) > 0 || ix.df(stem) > 0 ||
-				!isThing(stem) && !namesThing(parts) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
-				len(parts) > 1 && ix.seen(parts, tok) ||
-				ix.seenKind(qw, tok)
+			known = ix.df(lower) > 0 || ix.df(stem) > 0
+			if !known {
+				// A camelCase word whose parts are a listed name
+				// (LiveDashboard) is that thing: known when memory holds
+				// its words side by side, not merely each of them.
+				parts := camelParts(w.text, tok)
+				known = !isThing(stem) && !namesThing(parts) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
+					len(parts) > 1 && ix.seen(parts, tok) ||
+					ix.seenKind(qw, tok)
+			}
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)
@@ -1303,10 +1308,10 @@ func withoutChat(query string) string {
 // knownIdentifier reports whether memory knows an identifier, a path or
 // a dotted name. Code is referred to in pieces: it is known when its last
 // part is, the part that says which file, command or member it is
-// (ecto.rollback is not known for ecto.migrate). A product named with a suffix (Vue.js, Socket.IO, Fly.io,
-// shadcn/ui) is known only as itself: by its whole name, its name run
-// together (socketio), or its listed part (vue); a suffix (js, io, ui)
-// names nothing.
+// (ecto.rollback is not known for ecto.migrate). A product named with a
+// suffix (Vue.js, Socket.IO, Fly.io, shadcn/ui) is known only as itself:
+// by its whole name, its name run together (socketio), or its listed
+// part (vue); a suffix (js, io, ui) names nothing.
 func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 	var parts, wholes []string
 	words := 0
