@@ -130,9 +130,10 @@ func (memoryAdapter) Context(l memdir.Layout, budget int, sid, source string) (s
 // the prompt hook expands its query from its first answers, as `memkeep
 // recall` does: the first answer then holds the question's evidence more
 // often (the eval's prompt hook share 246 to 249 of 386). The second pass
-// costs about 4 ms at 2,000 sessions (some 700,000 records), which the
-// hook's 15 ms there cannot spare; at 100,000 records, about 300 such
-// sessions, it costs under 1 ms.
+// cost the hook 3–4 ms at 2,000 sessions (688,000 records), which its
+// 15 ms there cannot spare, and 0.2–0.5 ms with 10,000 L2 items; it grows
+// with the records its terms match, so 100,000 (some 300 such sessions)
+// keeps it near the smaller figure.
 const promptFeedbackDocs = 100_000
 
 func (memoryAdapter) Recall(l memdir.Layout, sid, prompt string, cfg config.RecallConfig) (string, error) {

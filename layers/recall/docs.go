@@ -439,7 +439,7 @@ func isProse(s string) bool {
 // not a place in the file system (/tmp/…, /home/…).
 func namesRoute(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '/' || i > 0 && !pathStop(s[i-1]) && s[i-1] != ' ' {
+		if s[i] != '/' || i > 0 && !pathStop(s[i-1]) {
 			continue
 		}
 		end := i + 1
@@ -452,14 +452,7 @@ func namesRoute(s string) bool {
 			i = end
 			continue
 		}
-		ok := true
-		for _, p := range parts {
-			if p == "" && len(parts) > 1 || strings.ContainsAny(p, ".*\\") || p != "" && p[0] != ':' && !isRouteWord(p) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if !slices.ContainsFunc(parts, func(p string) bool { return !isRouteWord(strings.TrimPrefix(p, ":")) }) {
 			return true
 		}
 		i = end
@@ -468,9 +461,9 @@ func namesRoute(s string) bool {
 }
 
 // isRouteWord reports whether p is a part of a route: lower-case letters,
-// digits, - and _.
+// digits, - and _, at least one.
 func isRouteWord(p string) bool {
-	return !strings.ContainsFunc(p, func(r rune) bool {
+	return p != "" && !strings.ContainsFunc(p, func(r rune) bool {
 		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_')
 	})
 }

@@ -85,9 +85,9 @@ const (
 	// subagentRank is what a subagent's record keeps: an explorer's
 	// report retells the code as it found it, at length, and its many
 	// words outranked the session's own lines, where the work was done
-	// and decided (pooled over the eval's fresh sets, 0.7 against 1:
-	// hit@1 295 against 293, hit@5 385 against 380 of 422; 0.85 and 0.5
-	// gave less).
+	// and decided (pooled over the eval's fresh sets, hit@1 and hit@5 of
+	// 422: 293 and 380 at 1, 293 and 382 at 0.85, 295 and 385 at 0.7,
+	// 294 and 386 at 0.6 and at 0.5).
 	subagentRank = 0.7
 )
 
@@ -1268,7 +1268,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 				// (LiveDashboard) is that thing: known when memory holds
 				// its words side by side, not merely each of them.
 				parts := camelParts(w.text, tok)
-				known = !isThing(stem) && !namesThing(parts) && (ix.knownParts(w.text, tok) || ix.seen(qw, tok)) ||
+				known = !isThing(stem) && !namesThing(parts) && (ix.knownParts(parts) || ix.seen(qw, tok)) ||
 					len(parts) > 1 && ix.seen(parts, tok) ||
 					ix.seenKind(qw, tok)
 			}
@@ -1399,18 +1399,10 @@ func namesThing(parts []queryWord) bool {
 	return isThing(stems) || strings.Contains(thingsStems, " "+stems+"\n")
 }
 
-// knownParts reports whether a camelCase word has two or more parts, each
-// a word of three letters or more that memory knows.
-func (ix *Index) knownParts(word string, tok *tokenizer) bool {
-	parts, ok := 0, true
-	tok.compound(word, func(t string) {
-		if tok.whole {
-			return
-		}
-		parts++
-		ok = ok && len(t) >= 3 && ix.df(t) > 0
-	})
-	return ok && parts >= 2
+// knownParts reports whether a camelCase word's parts (camelParts) are
+// two or more, each a word of three letters or more that memory knows.
+func (ix *Index) knownParts(parts []queryWord) bool {
+	return len(parts) >= 2 && !slices.ContainsFunc(parts, func(p queryWord) bool { return len(p.stem) < 3 || ix.df(p.stem) == 0 })
 }
 
 // named reports whether a word names a thing rather than saying
