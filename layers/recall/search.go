@@ -1308,7 +1308,9 @@ func withoutChat(query string) string {
 // knownIdentifier reports whether memory knows an identifier, a path or
 // a dotted name. Code is referred to in pieces: it is known when its last
 // part is, the part that says which file, command or member it is
-// (ecto.rollback is not known for ecto.migrate). A product named with a
+// (ecto.rollback is not known for ecto.migrate); a snake_case name when
+// memory holds its words side by side, as its own name or in prose
+// (max_children is not known for "the children" and "max"). A product named with a
 // suffix (Vue.js, Socket.IO, Fly.io, shadcn/ui) is known only as itself:
 // by its whole name, its name run together (socketio), or its listed
 // part (vue); a suffix (js, io, ui) names nothing.
@@ -1337,6 +1339,15 @@ func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 	}, text))
 	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
 		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.df(parts[len(parts)-1]) > 0
+	}
+	if len(parts) > 1 && !strings.ContainsAny(text, "./:-") {
+		// One snake_case name (max_children) is one identifier, not a
+		// path to a member: its words say which only together.
+		name := make([]queryWord, len(parts))
+		for i, p := range parts {
+			name[i] = queryWord{text: p, stem: p}
+		}
+		return ix.seen(name, tok)
 	}
 	// A command or a member is named by its last part, which says which
 	// (ecto.rollback, Tmux.list_panes): memory knows it when it knows that.

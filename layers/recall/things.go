@@ -178,6 +178,8 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 	}
 	if j := joined.String(); ix.df(j) > 0 || ix.df(tok.stem(j)) > 0 {
 		return true
+	} else if j = tok.stem(j); isThing(j) && slices.ContainsFunc(synonyms(j), func(s string) bool { return isThing(s) && ix.df(s) > 0 }) {
+		return true // "roll back" is seen where memory says it reverted
 	}
 	want, rarest := ix.phrase(name)
 	if rarest == "" {

@@ -125,8 +125,34 @@ func TestUnknownThings(t *testing.T) {
 		{"What did mix ecto.migrate print for the session lookups?", nil},
 		{"Why does Lookup.fetch read the cache?", nil},
 		{"Why does Lookup.evict_stale drop the cache?", []string{"Lookup.evict_stale"}},
+		// A snake_case name is one identifier: known when memory holds
+		// its words side by side, not merely its last.
+		{"Which limit does lookup_report put on the endpoint?", []string{"lookup_report"}},
+		{"What does build_script check?", nil},
 		// A practice of version control is a thing.
 		{"When we rebased the build script's branch, what conflicted?", []string{"rebased"}},
+		// So is an event of version control or release: what was
+		// reverted, rolled back or downgraded, when memory never says so.
+		{"Which commit reverted the theme switch?", []string{"reverted"}},
+		{"Why did we roll back the session lookups?", []string{"roll back"}},
+		{"When did we downgrade the heatmap page?", []string{"downgrade"}},
+		{"Which flaky test did the build script skip?", []string{"flaky test"}},
+		{"Where is the theme toggle of the transcript view?", []string{"theme toggle"}},
+	})
+}
+
+// TestEventsSeenInOtherWords: an event of version control is seen where
+// memory tells of it in another word of its kind, of one word or two.
+func TestEventsSeenInOtherWords(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The heatmap page broke the checker report, so I reverted it."))...)
+	ix := m.open()
+	wantUnknown(t, ix, []unknownCase{
+		{"Which commit reverted the heatmap page?", nil},
+		{"Why did we roll back the heatmap page?", nil},
+		{"When did we do a rollback of the heatmap page?", nil},
+		{"Which flaky test did the heatmap page break?", []string{"flaky test"}},
 	})
 }
 
