@@ -75,9 +75,12 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	}
 	head := "memkeep: from the project's memory (earlier sessions), lines that bear on this prompt:\n"
 	more := fmt.Sprintf("More: memkeep recall %q", cut(strings.Join(strings.Fields(query), " "), 80))
-	item := func(h Hit, lines int) string {
+	item := func(h Hit, lines, further int) string {
 		var b strings.Builder
 		b.WriteString("- " + h.Snippet + "\n")
+		for _, e := range h.further[:further] {
+			b.WriteString(furtherLine(e))
+		}
 		for _, e := range h.bestExcerpt(lines) {
 			b.WriteString(promptLine(e))
 		}
@@ -93,14 +96,25 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	lines := make([]int, 0, len(hits))
 	used := len(head) + len(more)
 	for _, h := range hits {
-		n := len(item(h, promptLines))
+		n := len(item(h, promptLines, 0))
 		if used+n > budget {
 			break
 		}
 		used += n
 		lines = append(lines, promptLines)
 	}
+	// The rest goes first to the answers' own records' further lines,
+	// then to the lines around them.
+	further := make([]int, len(lines))
 	for i := range lines {
+		for further[i] < len(hits[i].further) {
+			grow := len(furtherLine(hits[i].further[further[i]]))
+			if used+grow > budget {
+				break
+			}
+			used += grow
+			further[i]++
+		}
 		for lines[i] < excerptMax && lines[i] < len(hits[i].Excerpt) {
 			grow := len(promptLine(hits[i].rankedLine(lines[i])))
 			if used+grow > budget {
@@ -116,11 +130,15 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	var b strings.Builder
 	b.WriteString(head)
 	for i, n := range lines {
-		b.WriteString(item(hits[i], n))
+		b.WriteString(item(hits[i], n, further[i]))
 	}
 	b.WriteString(more)
 	return b.String()
 }
+
+// furtherLine is how the prompt hook shows a further line of an
+// answer's own record.
+func furtherLine(e string) string { return "  … " + e + "\n" }
 
 // promptLine is how the prompt hook shows a line around an answer.
 func promptLine(e string) string { return "  · " + e + "\n" }

@@ -535,6 +535,32 @@ func TestForPromptFitsTheBudget(t *testing.T) {
 	}
 }
 
+// TestPromptShowsMoreOfALongAnswer: an answer found in a long report
+// (an epic's summary, one line per piece built) shows, in the prompt
+// hook's text, the report's other lines that hold the question's words,
+// not only the two its snippet had room for.
+func TestPromptShowsMoreOfALongAnswer(t *testing.T) {
+	m := newMemory(t)
+	report := "All done. Here is what the review epic built:\n" +
+		"- `ReviewTokenStore` keeps one-time review tokens in ETS, each with a TTL, consumed on first use.\n" +
+		"- `ReviewContextBuilder` formats the open review notes of a project as a compact context string with a header.\n" +
+		"- `ReviewContextController` serves GET /api/review-context/:token, validates and consumes the review token.\n" +
+		"- `review-start.sh` is the plugin hook that fetches the review context at SessionStart.\n" +
+		"- `Tmux.launch_review/3` starts a detached Claude tmux session with the review env vars from the local server.\n" +
+		"- 6 builder tests, 4 controller tests and 1 LiveView test cover the review flow."
+	m.l1("2026-02-11_1000_aaaa1111", false, append(append(filler(20), say(report)), filler(20)...)...)
+	hits := m.search("Which plugin script pulls the open review notes from the local server into a freshly started Claude session?", Options{Max: 3})
+	if len(hits) == 0 || !strings.HasPrefix(hits[0].Snippet, "assistant: ") {
+		t.Fatalf("the report is not the answer: %+v", hits)
+	}
+	if strings.Contains(hits[0].Snippet, "review-start.sh") {
+		t.Fatalf("the snippet already shows the line, so this tests nothing: %q", hits[0].Snippet)
+	}
+	if out := ForPrompt(hits, "q", 2000); !strings.Contains(out, "review-start.sh") {
+		t.Errorf("the prompt hook does not show the report's line on the plugin script:\n%s", out)
+	}
+}
+
 // TestAnswerHoldsTheLinesThatFollow: the lines after those that match a
 // question (the explanation after the error) are part of the answer,
 // shown with it.

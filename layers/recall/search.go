@@ -139,6 +139,11 @@ type Hit struct {
 	Concept  *Ref `json:"concept,omitempty"`
 	// excerptRank is each excerpt line's rank by score (0 the best).
 	excerptRank []int
+	// further holds the answer's own record's other sentences that hold
+	// words of the query, best first: a long message (an epic's report, a
+	// list of the files made) answers in a line the snippet had no room
+	// for.
+	further []string
 }
 
 // Ref names a memory an answer belongs to.

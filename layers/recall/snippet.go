@@ -143,6 +143,7 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		h.File = name
 		h.Lines = [2]int{int(u.lines[0]), int(u.lines[1])}
 		h.Snippet = sn.record(f)
+		h.further = sn.further(f, h.Snippet)
 		// The other lines around it that hold the question's words, in
 		// file order: what was said before and after.
 		// The best-scored of them are kept, and shown in file order; the
@@ -296,6 +297,42 @@ func (sn *snippets) sentences(text string) string {
 	}
 	return first + " … " + second
 }
+
+// further gives the sentences of an L1 record's text that the snippet
+// shown did not hold and that hold terms of the query, the most new
+// terms first, each cut to an excerpt line.
+func (sn *snippets) further(f l1Fields, shown string) []string {
+	if f.kind != "text" && f.kind != "prompt" && f.kind != "compact" || len(f.text) <= snippetMax {
+		return nil
+	}
+	have := sn.found(shown)
+	type sent struct {
+		text    string
+		w, neww float64
+	}
+	var out []sent
+	for _, s := range splitSentences(f.text) {
+		if len(s) < 12 || strings.Contains(shown, cut(s, 40)) {
+			continue
+		}
+		m := sn.found(s)
+		if m == 0 {
+			continue
+		}
+		out = append(out, sent{s, sn.weigh(m), sn.weigh(m &^ have)})
+	}
+	slices.SortStableFunc(out, func(a, b sent) int {
+		return cmp.Or(cmp.Compare(b.neww, a.neww), cmp.Compare(b.w, a.w))
+	})
+	var lines []string
+	for _, s := range out[:min(len(out), furtherMax)] {
+		lines = append(lines, sn.focus(s.text, excerptLine))
+	}
+	return lines
+}
+
+// furtherMax is the most further sentences of an answer's record kept.
+const furtherMax = 2
 
 // introduces reports whether a sentence heads what follows it: a
 // Markdown heading, a line in bold, a line ending in a colon.
