@@ -1412,7 +1412,7 @@ func namesThing(parts []queryWord) bool {
 		return false
 	}
 	stems := stemsOf(parts)
-	return isThing(stems) || strings.Contains(thingsStems, " "+stems+"\n")
+	return isThing(stems) || strings.Contains(thingsStems, " "+stems+"\t")
 }
 
 // knownParts reports whether a camelCase word's parts (camelParts) are

@@ -18,8 +18,9 @@ import (
 //go:embed things.txt
 var thingsText string
 
-// thingsStems is things.txt stemmed as the index stems (one term a line,
-// its stems joined by spaces), generated so that a query does not stem
+// thingsStems is things.txt stemmed as the index stems (one term a line:
+// its stems joined by spaces, a tab, and the words it is written with,
+// each spelling's separated by ", "), generated so that a query does not stem
 // two thousand words: go test ./layers/recall -run TestStems -update
 //
 //go:embed things.stems
@@ -30,11 +31,81 @@ var thingsStems string
 // set of two thousand strings in every hook process.
 var thingTable = newSortedLines(thingsStems)
 
-// isThing reports whether stems (a name's stems, joined by spaces) is a
-// line of thingsStems.
+// isThing reports whether stems (a name's stems, joined by spaces) are
+// those of a listed name.
 func isThing(stems string) bool {
 	_, ok := thingTable.find(stems)
 	return ok
+}
+
+// writesThing reports whether words, as a question writes them, are a
+// listed name: its stems, and its words as writtenAs allows. Stems alone
+// would take "local" for locale and "embedded" for embedding.
+func writesThing(words []queryWord) bool {
+	forms, ok := thingTable.find(stemsOf(words))
+	if !ok {
+		return false
+	}
+	for form := range strings.SplitSeq(forms, ", ") {
+		fs := strings.Fields(form)
+		if len(fs) == len(words) && !slices.ContainsFunc(fs, func(f string) bool {
+			i := slices.Index(fs, f)
+			return !writtenAs(strings.ToLower(words[i].text), f)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenAs reports whether a question's word w writes a listed name's
+// word: as it, an inflection of it, or the verb whose doing it names
+// (encrypt for encryption, shard for sharding, deploy for deployment).
+func writtenAs(w, listed string) bool {
+	if inflects(w, listed) {
+		return true
+	}
+	// The bare verb names its doing (shard, sharding); an inflected one
+	// only its -ion or -ment (encrypting, encryption), not its -ing
+	// ("embedded" is no embedding).
+	roots := []string{w}
+	if r, ok := strings.CutSuffix(w, "e"); ok {
+		roots = append(roots, r)
+	}
+	bare := len(roots)
+	for _, suffix := range []string{"s", "es", "d", "ed", "ing"} {
+		if r, ok := strings.CutSuffix(w, suffix); ok && len(r) > 2 {
+			roots = append(roots, r)
+		}
+	}
+	for i, r := range roots {
+		for _, doing := range []string{"ing", "ion", "ment"} {
+			if listed == r+doing && (i < bare || doing != "ing") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inflects reports whether w is base or an inflection of it: rebased,
+// rolled, caching, proxies, skipping.
+func inflects(w, base string) bool {
+	rest, ok := strings.CutPrefix(w, base)
+	switch {
+	case ok && slices.Contains([]string{"", "s", "es", "d", "ed", "ing", "er", "ers"}, rest):
+		return true
+	case ok && len(rest) > 1 && rest[0] == base[len(base)-1] && slices.Contains([]string{"ed", "ing", "er"}, rest[1:]):
+		return true // a doubled consonant
+	}
+	for _, end := range []struct{ drop, suffixes string }{{"e", "ing ed er ers es"}, {"y", "ies ied ier"}} {
+		if stem, ok := strings.CutSuffix(base, end.drop); ok {
+			if rest, ok := strings.CutPrefix(w, stem); ok && slices.Contains(strings.Fields(end.suffixes), rest) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxThingWords is the most words of a thing's name.
@@ -44,26 +115,45 @@ const maxThingWords = 3
 // the tokenizer gives them (stop words dropped, hyphens split), sorted.
 func stemThings(text string) string {
 	tok := newTokenizer()
-	var out []string
+	forms := map[string][]string{} // by stems
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		var stems []string
-		tok.each(line, func(t string) {
-			if !tok.whole {
-				stems = append(stems, t)
+		var stems, words []string
+		for _, f := range strings.Fields(line) {
+			var ss []string
+			tok.each(f, func(t string) {
+				if !tok.whole {
+					ss = append(ss, t)
+				}
+			})
+			for _, s := range ss {
+				stems = append(stems, s)
+				if len(ss) == 1 {
+					words = append(words, f)
+				} else {
+					words = append(words, s)
+				}
 			}
-		})
+		}
 		// A name of several words that stems to one ("sign up": "up" is
 		// a stop word) would stand for a word of every conversation.
 		if n := len(stems); n > 0 && n <= maxThingWords && (n > 1 || !strings.Contains(line, " ")) {
-			out = append(out, strings.Join(stems, " "))
+			key := strings.Join(stems, " ")
+			if form := strings.Join(words, " "); !slices.Contains(forms[key], form) {
+				forms[key] = append(forms[key], form)
+			}
 		}
 	}
+	var out []string
+	for key, fs := range forms {
+		slices.Sort(fs)
+		out = append(out, key+"\t"+strings.Join(fs, ", "))
+	}
 	slices.Sort(out)
-	return strings.Join(slices.Compact(out), "\n") + "\n"
+	return strings.Join(out, "\n") + "\n"
 }
 
 // queryWord is a word of a question: as written, its stem, and whether
@@ -114,7 +204,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 		for i := 0; i < len(run); {
 			n := min(maxThingWords, len(run)-i)
 			for ; n > 0; n-- {
-				if isThing(stemsOf(run[i : i+n])) {
+				if writesThing(run[i : i+n]) {
 					break
 				}
 			}
