@@ -12,6 +12,9 @@ func Answer(hits []Hit) string {
 	var b strings.Builder
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, h.Snippet)
+		for _, e := range h.further[:min(len(h.further), 1)] {
+			fmt.Fprintf(&b, "   … %s\n", e)
+		}
 		for _, e := range h.bestExcerpt(3) {
 			fmt.Fprintf(&b, "   · %s\n", e)
 		}

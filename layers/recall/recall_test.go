@@ -559,6 +559,9 @@ func TestPromptShowsMoreOfALongAnswer(t *testing.T) {
 	if out := ForPrompt(hits, "q", 2000); !strings.Contains(out, "review-start.sh") {
 		t.Errorf("the prompt hook does not show the report's line on the plugin script:\n%s", out)
 	}
+	if out := Answer(hits); !strings.Contains(out, "review-start.sh") {
+		t.Errorf("memkeep recall does not show the report's line on the plugin script:\n%s", out)
+	}
 }
 
 // TestAnswerHoldsTheLinesThatFollow: the lines after those that match a
