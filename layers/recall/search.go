@@ -1248,7 +1248,7 @@ func (ix *Index) feedback(units []unit, seen map[string]bool, n float64, tok *to
 func (ix *Index) Unknown(query string) []string { return ix.unknown(query, newTokenizer()) }
 
 func (ix *Index) unknown(query string, tok *tokenizer) []string {
-	var out []string
+	out := ix.unknownCode(query, tok)
 	words := questionWords(query)
 	for _, w := range words {
 		if !w.name {
@@ -1287,6 +1287,38 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			out = append(out, th)
 		}
 	}
+	return out
+}
+
+// unknownCode gives the code a question quotes that memory never holds:
+// words written with a sigil, side by side ("@tag :skip", "@moduletag
+// :integration"), are one piece of code, known when memory holds their
+// words side by side, not merely each.
+func (ix *Index) unknownCode(query string, tok *tokenizer) []string {
+	var out, run []string
+	flush := func() {
+		if len(run) > 1 {
+			var name []queryWord
+			tok.each(strings.Join(run, " "), func(t string) {
+				if !tok.whole {
+					name = append(name, queryWord{text: t, stem: t})
+				}
+			})
+			if len(name) > 1 && !ix.seen(name, tok) {
+				out = append(out, strings.Join(run, " "))
+			}
+		}
+		run = run[:0]
+	}
+	for _, f := range strings.Fields(query) {
+		f = strings.TrimRight(strings.Trim(f, "`\"'()"), "?!,;.")
+		if len(f) > 1 && (f[0] == '@' || f[0] == ':') && isWordRune(rune(f[1])) {
+			run = append(run, f)
+			continue
+		}
+		flush()
+	}
+	flush()
 	return out
 }
 
@@ -1342,21 +1374,38 @@ func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 		}
 		return unicode.ToLower(r)
 	}, text))
-	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
-		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.df(parts[len(parts)-1]) > 0
-	}
-	if len(parts) > 1 && !strings.ContainsAny(text, "./:-") {
-		// One snake_case name (max_children) is one identifier, not a
-		// path to a member: its words say which only together.
+	if len(parts) > 1 && oneName(text) {
+		// One snake_case name (max_children, TMUX_SOCKET) or header
+		// (X-Request-Id) is one identifier, not a path to a member: its
+		// words say which only together.
 		name := make([]queryWord, len(parts))
 		for i, p := range parts {
 			name[i] = queryWord{text: p, stem: p}
 		}
 		return ix.seen(name, tok)
 	}
+	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
+		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.df(parts[len(parts)-1]) > 0
+	}
 	// A command or a member is named by its last part, which says which
 	// (ecto.rollback, Tmux.list_panes): memory knows it when it knows that.
 	return len(parts) > 0 && ix.df(parts[len(parts)-1]) > 0
+}
+
+// oneName reports whether an identifier is one name rather than a path to
+// a member: joined by underscores only, or by hyphens between capitalised
+// words, as a header is (X-Request-Id; not "Ash-generated", which is
+// prose).
+func oneName(text string) bool {
+	if strings.ContainsAny(text, "./:") {
+		return false
+	}
+	for part := range strings.SplitSeq(text, "-") {
+		if part != "" && len(text) > len(part) && !unicode.IsUpper(rune(part[0])) {
+			return false
+		}
+	}
+	return true
 }
 
 // suffixParts are the parts of a name that say what kind of file or site

@@ -312,8 +312,8 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 	}
 	var out []sent
 	for _, s := range splitSentences(f.text) {
-		if len(s) < 12 || strings.Contains(shown, cut(s, 40)) {
-			continue
+		if len(s) < 12 || strings.Contains(shown, opening(s, 40)) {
+			continue // shown already
 		}
 		m := sn.found(s)
 		if m == 0 {
@@ -329,6 +329,19 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 		lines = append(lines, sn.focus(s.text, excerptLine))
 	}
 	return lines
+}
+
+// opening gives about the first n bytes of s, its spaces collapsed as a
+// snippet collapses them, cut on a rune boundary without a mark.
+func opening(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // furtherMax is the most further sentences of an answer's record kept.

@@ -47,15 +47,21 @@ func writesThing(words []queryWord) bool {
 		return false
 	}
 	for form := range strings.SplitSeq(forms, ", ") {
-		fs := strings.Fields(form)
-		if len(fs) == len(words) && !slices.ContainsFunc(fs, func(f string) bool {
-			i := slices.Index(fs, f)
-			return !writtenAs(strings.ToLower(words[i].text), f)
-		}) {
+		if fs := strings.Fields(form); len(fs) == len(words) && writesAll(words, fs) {
 			return true
 		}
 	}
 	return false
+}
+
+// writesAll reports whether each of words writes the listed word beside it.
+func writesAll(words []queryWord, listed []string) bool {
+	for i, w := range words {
+		if !writtenAs(strings.ToLower(w.text), listed[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // writtenAs reports whether a question's word w writes a listed name's
@@ -266,10 +272,14 @@ func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 	for _, w := range name {
 		joined.WriteString(strings.ToLower(w.text))
 	}
-	if j := joined.String(); ix.df(j) > 0 || ix.df(tok.stem(j)) > 0 {
+	j := joined.String()
+	if ix.df(j) > 0 || ix.df(tok.stem(j)) > 0 {
 		return true
-	} else if j = tok.stem(j); isThing(j) && slices.ContainsFunc(synonyms(j), func(s string) bool { return isThing(s) && ix.df(s) > 0 }) {
-		return true // "roll back" is seen where memory says it reverted
+	}
+	// So is one whose joined form is a listed thing memory holds a thing
+	// of its thesaurus group for: "roll back" where it says it reverted.
+	if j = tok.stem(j); isThing(j) && slices.ContainsFunc(synonyms(j), func(s string) bool { return isThing(s) && ix.df(s) > 0 }) {
+		return true
 	}
 	want, rarest := ix.phrase(name)
 	if rarest == "" {

@@ -129,6 +129,16 @@ func TestUnknownThings(t *testing.T) {
 		// its words side by side, not merely its last.
 		{"Which limit does lookup_report put on the endpoint?", []string{"lookup_report"}},
 		{"What does build_script check?", nil},
+		// So is a name in capitals joined by underscores, a listed thing
+		// among its words or not, and a header's name; a capitalised
+		// word hyphened to prose is prose.
+		{"Is it GITHUB_SHELL or some flag that points the build script elsewhere?", []string{"GITHUB_SHELL"}},
+		{"What does the X-Report-Shell header carry?", []string{"X-Report-Shell"}},
+		{"What does the X-Session-Lookups header carry?", nil},
+		{"Why was the ETS-cached lookup slow?", nil},
+		// Words written with a sigil side by side are one piece of code.
+		{"Which checker report tests did we mark @tag :skip?", []string{"@tag :skip"}},
+		{"Which tests did we tag as :slow?", nil},
 		// A word is a listed name's only when it is written as that name
 		// or an inflection of it, not when it merely stems alike: "local"
 		// is no locale, "embedded" no embedding, "authored" no
