@@ -291,6 +291,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	}
 	var hits []Hit
 	sn := newSnippets(qs, tok)
+	sn.place = ix.intent.place
 	for _, u := range units {
 		if u.coverage < opts.Threshold {
 			continue

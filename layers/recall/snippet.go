@@ -75,6 +75,9 @@ type snippets struct {
 	tok     *tokenizer
 	index   map[string]int // a term's bit
 	weights []float64      // by bit
+	// place is set when the question asks where: a sentence that names
+	// a file is then the likelier answer of a long text's.
+	place bool
 }
 
 // newSnippets weighs the query's own terms (not those feedback added).
@@ -262,10 +265,12 @@ func (sn *snippets) sentences(text string) string {
 		return ""
 	}
 	found := make([]uint64, len(sents))
+	lift := make([]float64, len(sents))
 	best, bestN := 0, -1.0
 	for i, s := range sents {
 		found[i] = sn.found(s)
-		if n := sn.weigh(found[i]); n > bestN {
+		lift[i] = sn.lift(s)
+		if n := lift[i] * sn.weigh(found[i]); n > bestN {
 			best, bestN = i, n
 		}
 	}
@@ -278,7 +283,7 @@ func (sn *snippets) sentences(text string) string {
 	other, otherN := -1, 0.0
 	for i := range sents {
 		if i != best && i != next {
-			if n := sn.weigh(found[i] &^ shown); n > otherN {
+			if n := lift[i] * sn.weigh(found[i]&^shown); n > otherN {
 				other, otherN = i, n
 			}
 		}
@@ -319,7 +324,8 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 		if m == 0 {
 			continue
 		}
-		out = append(out, sent{s, sn.weigh(m), sn.weigh(m &^ have)})
+		l := sn.lift(s)
+		out = append(out, sent{s, l * sn.weigh(m), l * sn.weigh(m&^have)})
 	}
 	slices.SortStableFunc(out, func(a, b sent) int {
 		return cmp.Or(cmp.Compare(b.neww, a.neww), cmp.Compare(b.w, a.w))
@@ -330,6 +336,40 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 	}
 	return lines
 }
+
+// lift is what a sentence's weight is multiplied by: more when the
+// question asks where and the sentence names a file.
+func (sn *snippets) lift(s string) float64 {
+	if sn.place && namesFile(s) {
+		return fileSentenceLift
+	}
+	return 1
+}
+
+// fileSentenceLift: a long text lists the files made beside what they
+// do, and a question asking where is answered by the sentence naming the
+// file, though another matches more of its words (over the eval's 18
+// fresh sets, the prompt hook showed the evidence for 437 questions at
+// 1.3, 441 at 2, 445 at 3, 444 at 5, against 435 without).
+const fileSentenceLift = 3
+
+// namesFile reports whether s names a file: by a path, or by a name
+// with a code file's extension (annotation_message_ref.ex).
+func namesFile(s string) bool {
+	if namesPath(s) {
+		return true
+	}
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, "`'\"()[],:;!?*")
+		if dot := strings.LastIndexByte(w, '.'); dot > 0 && slices.Contains(fileExts, w[dot+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileExts are the extensions a name of a file in prose has.
+var fileExts = []string{"c", "css", "eex", "ex", "exs", "go", "h", "heex", "html", "java", "js", "json", "jsx", "kt", "lock", "md", "php", "py", "rb", "rs", "sh", "sql", "swift", "toml", "ts", "tsx", "txt", "yaml", "yml"}
 
 // opening gives about the first n bytes of s, its spaces collapsed as a
 // snippet collapses them, cut on a rune boundary without a mark.
