@@ -69,3 +69,26 @@ func TestHeadingIsShownWithWhatItHeads(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereIsAnsweredByTheFileItNames: asked where, a long list of what
+// was done is shown by its line naming the file, though another line
+// holds more of the question's words; asked how, by the words.
+func TestWhereIsAnsweredByTheFileItNames(t *testing.T) {
+	text := "- Modified the annotation schema: notes now link to the chat messages they were made on, with a source, nullable coordinates and a state that is open until the review closes it\n" +
+		"- Created annotation_message_ref.ex for the notes' message links\n" +
+		"- Updated the session page to save and highlight selections"
+	q := "Which file defines the record that links notes to the chat messages they were made on?"
+	sn := snippetsOf(q)
+	sn.place = true
+	if got := sn.sentences(text); !strings.Contains(got, "annotation_message_ref.ex") {
+		t.Errorf("asked where, sentences gave %q: want the line naming the file", got)
+	}
+	if got := snippetsOf(q).sentences(text); !strings.HasPrefix(got, "- Modified the annotation schema") || strings.Contains(got, "annotation_message_ref.ex") {
+		t.Errorf("not asked where, sentences gave %q: want the line holding most words alone", got)
+	}
+	for s, want := range map[string]bool{"Created annotation_message_ref.ex": true, "see lib/app/router.ex": true, "the `mix.exs` deps": true, "version 1.2 shipped": false, "e.g. the tail": false} {
+		if namesFile(s) != want {
+			t.Errorf("namesFile(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
