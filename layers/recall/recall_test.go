@@ -549,7 +549,7 @@ func TestPromptShowsMoreOfALongAnswer(t *testing.T) {
 		"- `Tmux.launch_review/3` starts a detached Claude tmux session with the review env vars from the local server.\n" +
 		"- 6 builder tests, 4 controller tests and 1 LiveView test cover the review flow."
 	m.l1("2026-02-11_1000_aaaa1111", false, append(append(filler(20), say(report)), filler(20)...)...)
-	hits := m.search("Which plugin script pulls the open review notes from the local server into a freshly started Claude session?", Options{Max: 3})
+	hits := m.search("How does the plugin pull the open review notes from the local server into a freshly started Claude session?", Options{Max: 3})
 	if len(hits) == 0 || !strings.HasPrefix(hits[0].Snippet, "assistant: ") {
 		t.Fatalf("the report is not the answer: %+v", hits)
 	}
@@ -971,6 +971,23 @@ func TestFailureInOtherWords(t *testing.T) {
 	} {
 		if got := intentOf(q).failed; got != want {
 			t.Errorf("intentOf(%q).failed = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestPlaceInOtherWords: a question asks where by "where", or by a place
+// noun a few words after "which" or "what".
+func TestPlaceInOtherWords(t *testing.T) {
+	for q, want := range map[string]bool{
+		"where is the stylesheet":                                   true,
+		"which file holds the stylesheet":                           true,
+		"Which plugin shell script pulls the notes?":                true,
+		"what test helper module builds the fixtures":               true,
+		"which tests failed after the rename":                       false,
+		"what did the script print when the server was not running": false,
+	} {
+		if got := intentOf(q).place; got != want {
+			t.Errorf("intentOf(%q).place = %v, want %v", q, got, want)
 		}
 	}
 }

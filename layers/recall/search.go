@@ -1512,7 +1512,15 @@ func intentOf(query string) intent {
 		case "url", "urls", "uri", "route", "routes", "routing", "endpoint", "endpoints":
 			in.route = true
 		case "which", "what":
-			in.place = in.place || i+1 < len(words) && placeWords[words[i+1]]
+			// "which file", "which plugin shell script": a place noun
+			// within the next three words, but not past a verb ("what
+			// did the script print").
+			for _, n := range words[i+1 : min(len(words), i+4)] {
+				if auxiliaries[n] {
+					break
+				}
+				in.place = in.place || placeWords[n]
+			}
 		}
 	}
 	return in
@@ -1531,8 +1539,11 @@ var frameStems = []string{"came", "come", "happen", "occas", "piec", "sever", "t
 // frameWeight is a frame word's weight in a query.
 const frameWeight = 0.3
 
+// auxiliaries end the words after "which" or "what" that name what is asked for.
+var auxiliaries = map[string]bool{"did": true, "does": true, "do": true, "was": true, "were": true, "is": true, "are": true, "has": true, "have": true, "had": true, "will": true, "would": true, "can": true, "could": true, "should": true}
+
 // placeWords ask for a place after "which" or "what".
-var placeWords = map[string]bool{"file": true, "files": true, "module": true, "modules": true, "path": true, "folder": true, "directory": true, "dir": true}
+var placeWords = map[string]bool{"file": true, "files": true, "module": true, "modules": true, "path": true, "folder": true, "directory": true, "dir": true, "script": true, "scripts": true}
 
 // failedLift is what a failed call gets for a question about a failure,
 // placeLift what a record naming a file gets for a question asking

@@ -159,7 +159,11 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		var others []line
 		for i, r := range u.window {
 			if r != place {
-				others = append(others, line{at: r, score: u.wscore[i]})
+				sc := u.wscore[i]
+				if sn.place && ix.segs[r.seg].doc(int(r.doc)).Flags&flagPath != 0 {
+					sc *= fileSentenceLift // asked where, the lines naming a file
+				}
+				others = append(others, line{at: r, score: sc})
 			}
 		}
 		if place != u.at && u.d.Layer == layerL1 {
