@@ -37,7 +37,7 @@ type evalHit struct {
 // as they are (recorded in February: months before any test runs),
 // consolidates them, and asks the question sets fixtures/recall/
 // questions.json (the set recall was tuned on), fresh.json to
-// fresh16.json (written later by helpers who saw neither that set nor the
+// fresh18.json (written later by helpers who saw neither that set nor the
 // code), never9.json and never10.json (questions about things that
 // never happened, written to tempt a search with the project's own
 // words), never11.json (such questions of four kinds: an absent tool,
@@ -65,7 +65,7 @@ func TestRecallQuestions(t *testing.T) {
 	if s.rate(s.hit5) < 0.8 || s.rateOther(s.otherHit5) < 0.6 || s.rate(s.hit1) <= s.rate(s.grep1) || s.rate(s.hook) < 0.45 || s.neverAnswered > 0 || s.neverInjected > 0 {
 		t.Errorf("recall is below its floor: hit@5 ≥ 0.8, ≥ 0.6 in other words, hit@1 above grep's, the prompt hook showing 45%%, no never-happened question answered")
 	}
-	// fresh.json to fresh16.json and the never sets were written after the
+	// fresh.json to fresh18.json and the never sets were written after the
 	// ranking was tuned, by helpers who saw neither questions.json nor
 	// the code: their figures say how the tuning carries to questions no
 	// one tuned for.

@@ -12,7 +12,7 @@ func Answer(hits []Hit) string {
 	var b strings.Builder
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, h.Snippet)
-		for _, e := range h.further[:min(len(h.further), 1)] {
+		for _, e := range h.Further[:min(len(h.Further), 1)] {
 			fmt.Fprintf(&b, "   … %s\n", e)
 		}
 		for _, e := range h.bestExcerpt(3) {
@@ -81,7 +81,7 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	item := func(h Hit, lines, further int) string {
 		var b strings.Builder
 		b.WriteString("- " + h.Snippet + "\n")
-		for _, e := range h.further[:further] {
+		for _, e := range h.Further[:further] {
 			b.WriteString(furtherLine(e))
 		}
 		for _, e := range h.bestExcerpt(lines) {
@@ -110,8 +110,8 @@ func ForPrompt(hits []Hit, query string, budget int) string {
 	// then to the lines around them.
 	further := make([]int, len(lines))
 	for i := range lines {
-		for further[i] < len(hits[i].further) {
-			grow := len(furtherLine(hits[i].further[further[i]]))
+		for further[i] < len(hits[i].Further) {
+			grow := len(furtherLine(hits[i].Further[further[i]]))
 			if used+grow > budget {
 				break
 			}

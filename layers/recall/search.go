@@ -137,13 +137,13 @@ type Hit struct {
 	// Context: the exchange and concept an L1 hit belongs to.
 	Exchange *Ref `json:"exchange,omitempty"`
 	Concept  *Ref `json:"concept,omitempty"`
-	// excerptRank is each excerpt line's rank by score (0 the best).
-	excerptRank []int
-	// further holds the answer's own record's other sentences that hold
+	// Further holds the answer's own record's other sentences that hold
 	// words of the query, best first: a long message (an epic's report, a
 	// list of the files made) answers in a line the snippet had no room
 	// for.
-	further []string
+	Further []string `json:"further,omitempty"`
+	// excerptRank is each excerpt line's rank by score (0 the best).
+	excerptRank []int
 }
 
 // Ref names a memory an answer belongs to.

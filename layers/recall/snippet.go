@@ -146,7 +146,7 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		h.File = name
 		h.Lines = [2]int{int(u.lines[0]), int(u.lines[1])}
 		h.Snippet = sn.record(f)
-		h.further = sn.further(f, h.Snippet)
+		h.Further = sn.further(f, h.Snippet)
 		// The other lines around it that hold the question's words, in
 		// file order: what was said before and after.
 		// The best-scored of them are kept, and shown in file order; the
