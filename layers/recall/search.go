@@ -1401,8 +1401,11 @@ func oneName(text string) bool {
 	if strings.ContainsAny(text, "./:") {
 		return false
 	}
+	if !strings.Contains(text, "-") {
+		return true
+	}
 	for part := range strings.SplitSeq(text, "-") {
-		if part != "" && len(text) > len(part) && !unicode.IsUpper(rune(part[0])) {
+		if r, _ := utf8.DecodeRuneInString(part); part != "" && !unicode.IsUpper(r) {
 			return false
 		}
 	}
@@ -1516,10 +1519,10 @@ func intentOf(query string) intent {
 			// within the next three words, but not past a verb ("what
 			// did the script print").
 			for _, n := range words[i+1 : min(len(words), i+4)] {
-				if auxiliaries[n] {
+				if slices.Contains(auxiliaries, n) {
 					break
 				}
-				in.place = in.place || placeWords[n]
+				in.place = in.place || slices.Contains(placeWords, n)
 			}
 		}
 	}
@@ -1539,11 +1542,13 @@ var frameStems = []string{"came", "come", "happen", "occas", "piec", "sever", "t
 // frameWeight is a frame word's weight in a query.
 const frameWeight = 0.3
 
-// auxiliaries end the words after "which" or "what" that name what is asked for.
-var auxiliaries = map[string]bool{"did": true, "does": true, "do": true, "was": true, "were": true, "is": true, "are": true, "has": true, "have": true, "had": true, "will": true, "would": true, "can": true, "could": true, "should": true}
-
-// placeWords ask for a place after "which" or "what".
-var placeWords = map[string]bool{"file": true, "files": true, "module": true, "modules": true, "path": true, "folder": true, "directory": true, "dir": true, "script": true, "scripts": true}
+// auxiliaries end the words after "which" or "what" that name what is
+// asked for; placeWords among those words ask for a place. Slices, as
+// frameStems are: a map would be built in every hook process.
+var (
+	auxiliaries = []string{"are", "can", "could", "did", "do", "does", "had", "has", "have", "is", "should", "was", "were", "will", "would"}
+	placeWords  = []string{"dir", "directory", "file", "files", "folder", "module", "modules", "path", "script", "scripts"}
+)
 
 // failedLift is what a failed call gets for a question about a failure,
 // placeLift what a record naming a file gets for a question asking

@@ -21,14 +21,14 @@ var thingsText string
 // thingsStems is things.txt stemmed as the index stems (one term a line:
 // its stems joined by spaces, a tab, and the words it is written with,
 // each spelling's separated by ", "), generated so that a query does not stem
-// two thousand words: go test ./layers/recall -run TestStems -update
+// six thousand names: go test ./layers/recall -run TestStems -update
 //
 //go:embed things.stems
 var thingsStems string
 
 // thingTable looks names up in thingsStems, whose lines are sorted: a
 // query looks a few dozen names up by binary search, without building a
-// set of two thousand strings in every hook process.
+// set of six thousand strings in every hook process.
 var thingTable = newSortedLines(thingsStems)
 
 // isThing reports whether stems (a name's stems, joined by spaces) are
@@ -99,20 +99,31 @@ func writtenAs(w, listed string) bool {
 func inflects(w, base string) bool {
 	rest, ok := strings.CutPrefix(w, base)
 	switch {
-	case ok && slices.Contains([]string{"", "s", "es", "d", "ed", "ing", "er", "ers"}, rest):
+	case ok && slices.Contains(endings, rest):
 		return true
-	case ok && len(rest) > 1 && rest[0] == base[len(base)-1] && slices.Contains([]string{"ed", "ing", "er"}, rest[1:]):
+	case ok && len(rest) > 1 && rest[0] == base[len(base)-1] && slices.Contains(doubledEndings, rest[1:]):
 		return true // a doubled consonant
 	}
-	for _, end := range []struct{ drop, suffixes string }{{"e", "ing ed er ers es"}, {"y", "ies ied ier"}} {
-		if stem, ok := strings.CutSuffix(base, end.drop); ok {
-			if rest, ok := strings.CutPrefix(w, stem); ok && slices.Contains(strings.Fields(end.suffixes), rest) {
+	for _, d := range droppedEndings {
+		if stem, ok := strings.CutSuffix(base, d.drop); ok {
+			if rest, ok := strings.CutPrefix(w, stem); ok && slices.Contains(d.endings, rest) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// The endings of an inflection: added to the word, after its doubled last
+// consonant, or in place of its last letter (caching, proxies).
+var (
+	endings        = []string{"", "s", "es", "d", "ed", "ing", "er", "ers"}
+	doubledEndings = []string{"ed", "ing", "er"}
+	droppedEndings = []struct {
+		drop    string
+		endings []string
+	}{{"e", []string{"ing", "ed", "er", "ers", "es"}}, {"y", []string{"ies", "ied", "ier"}}}
+)
 
 // maxThingWords is the most words of a thing's name.
 const maxThingWords = 3
