@@ -1257,27 +1257,9 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 		known := false
 		if strings.ContainsAny(w.text, "._/-:") {
-			known = ix.knownIdentifier(w.text, tok)
+			known = ix.knownIdentifier(w.text, w.code, tok)
 		} else {
-			// A name (Redis, MySQL, GraphQL, TypeScript) is known as a
-			// whole; an identifier made of words memory knows
-			// (SliceBuilder: a module only a tool's output named) may be
-			// code memory holds in pieces, and is let through.
-			lower := strings.ToLower(w.text)
-			// An acronym of the words of programming (CLI, API) is one of
-			// them: known when a word of its thesaurus group is.
-			stem := tok.stem(lower)
-			qw := []queryWord{{text: lower, stem: stem}}
-			known = ix.df(lower) > 0 || ix.df(stem) > 0
-			if !known {
-				// A camelCase word whose parts are a listed name
-				// (LiveDashboard) is that thing: known when memory holds
-				// its words side by side, not merely each of them.
-				parts := camelParts(w.text, tok)
-				known = !isThing(stem) && !namesThing(parts) && (ix.knownParts(parts) || ix.seen(qw, tok)) ||
-					len(parts) > 1 && ix.seen(parts, tok) ||
-					ix.seenKind(qw, tok)
-			}
+			known = ix.knownName(w.text, tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)
@@ -1352,7 +1334,7 @@ func withoutChat(query string) string {
 // suffix (Vue.js, Socket.IO, Fly.io, shadcn/ui) is known only as itself:
 // by its whole name, its name run together (socketio), or its listed
 // part (vue); a suffix (js, io, ui) names nothing.
-func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
+func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 	var parts, wholes []string
 	words := 0
 	tok.each(text, func(t string) {
@@ -1375,7 +1357,7 @@ func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 		}
 		return unicode.ToLower(r)
 	}, text))
-	if len(parts) > 1 && oneName(text) {
+	if len(parts) > 1 && (oneName(text) || code && !strings.ContainsAny(text, "./:")) {
 		// One snake_case name (max_children, TMUX_SOCKET) or header
 		// (X-Request-Id) is one identifier, not a path to a member: its
 		// words say which only together.
@@ -1386,11 +1368,89 @@ func (ix *Index) knownIdentifier(text string, tok *tokenizer) bool {
 		return ix.seen(name, tok)
 	}
 	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
-		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.df(parts[len(parts)-1]) > 0
+		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.knownLast(text, parts, code, tok)
 	}
-	// A command or a member is named by its last part, which says which
-	// (ecto.rollback, Tmux.list_panes): memory knows it when it knows that.
-	return len(parts) > 0 && ix.df(parts[len(parts)-1]) > 0
+	return ix.knownLast(text, parts, code, tok)
+}
+
+// knownLast reports whether memory knows the part of an identifier that
+// says which thing it is. A command, a member or a file is named by its
+// last segment (ecto.rollback, Tmux.list_panes, /api/hooks/session-end):
+// memory knows it when it knows that segment whole, a name of several
+// words by its words side by side (purge_stale_sessions is not known for
+// "sessions", nor pre-compact for pre-commit). Prose joins words with a
+// hyphen or a slash (W3C-style, green/red): its last word says which.
+func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenizer) bool {
+	lastPart := len(parts) > 0 && ix.df(parts[len(parts)-1]) > 0
+	if !code && !strings.HasPrefix(text, "/") && !strings.ContainsAny(text, "._:") && strings.Count(text, "/") < 2 {
+		// Each of words written as alternatives is a word of its own
+		// (ChromeDriver/Wallaby; green/red names nothing). A compound's
+		// head is its last word, and its first a listed thing only when
+		// listed (MessagePack-encoded; not Haiku-based).
+		return !slices.ContainsFunc(strings.Split(text, "/"), func(alt string) bool {
+			if !strings.Contains(alt, "-") {
+				return named(alt, false) && !ix.knownName(alt, tok)
+			}
+			return slices.ContainsFunc(strings.Split(alt, "-"), func(w string) bool {
+				return (isThing(tok.stem(strings.ToLower(w))) || namesThing(camelParts(w, tok))) && !ix.knownName(w, tok)
+			})
+		})
+	}
+	seg := lastSegment(text)
+	if ix.df(strings.ToLower(seg)) > 0 {
+		return true // the segment whole, as memory writes it (session-end)
+	}
+	var last []queryWord
+	tok.each(seg, func(t string) {
+		if !tok.whole && !slices.Contains(suffixParts, t) {
+			last = append(last, queryWord{text: t, stem: t})
+		}
+	})
+	switch len(last) {
+	case 0:
+		return lastPart
+	case 1:
+		return ix.df(last[0].stem) > 0
+	}
+	return ix.seen(last, tok)
+}
+
+// knownName reports whether memory knows a name written without joiners.
+// A name (Redis, MySQL, GraphQL, TypeScript) is known as a whole; an
+// identifier made of words memory knows (SliceBuilder: a module only a
+// tool's output named) may be code memory holds in pieces, and is let
+// through.
+func (ix *Index) knownName(text string, tok *tokenizer) bool {
+	lower := strings.ToLower(text)
+	// An acronym of the words of programming (CLI, API) is one of
+	// them: known when a word of its thesaurus group is.
+	stem := tok.stem(lower)
+	qw := []queryWord{{text: lower, stem: stem}}
+	if ix.df(lower) > 0 || ix.df(stem) > 0 {
+		return true
+	}
+	// A camelCase word whose parts are a listed name (LiveDashboard) is
+	// that thing: known when memory holds its words side by side, not
+	// merely each of them.
+	parts := camelParts(text, tok)
+	return !isThing(stem) && !namesThing(parts) && (ix.knownParts(parts) || ix.seen(qw, tok)) ||
+		len(parts) > 1 && ix.seen(parts, tok) ||
+		ix.seenKind(qw, tok)
+}
+
+// lastSegment gives the segment of a path or dotted name that says which
+// thing it is: the last one, past an arity (purge/1), an extension
+// (tail_wrapper.sh) or a trailing separator.
+func lastSegment(text string) string {
+	segs := strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune("./:#", r) })
+	for i := len(segs) - 1; i >= 0; i-- {
+		s := strings.ToLower(segs[i])
+		if strings.Trim(s, "0123456789") == "" || i > 0 && slices.Contains(suffixParts, s) {
+			continue
+		}
+		return segs[i]
+	}
+	return ""
 }
 
 // oneName reports whether an identifier is one name rather than a path to
@@ -1420,24 +1480,35 @@ var suffixParts = []string{"ai", "app", "co", "com", "css", "dev", "ex", "exs", 
 // read it: trimmed of punctuation and of a possessive ("SubagentLive's"),
 // whether it names a thing (named; a capitalised stop word does not),
 // and whether punctuation ends it.
+//
+// A word inside backticks is code: it names something however it is
+// written (`emfile`), and a hyphenated one is one name (`kill-server`),
+// not the words of prose ("per-project").
 type questionWord struct {
-	text       string
-	name, ends bool
+	text             string
+	name, ends, code bool
 }
 
 func questionWords(query string) []questionWord {
 	var out []questionWord
-	start := true
+	start, inCode := true, false
 	for _, w := range strings.Fields(query) {
+		opens := strings.HasPrefix(w, "`")
+		code := inCode || opens
+		if n := strings.Count(w, "`"); n%2 == 1 {
+			inCode = !inCode
+		}
 		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
-		if i := strings.IndexAny(word, "'’"); i >= 0 {
+		if i := strings.IndexAny(word, "'’"); i >= 0 && !code {
 			word = word[:i]
 		}
 		last := w[len(w)-1:]
+		lower := strings.ToLower(word)
 		out = append(out, questionWord{
 			text: word,
-			name: word != "" && !isStop(strings.ToLower(word)) && !slices.Contains(chatWords, strings.ToLower(word)) && named(word, start),
+			name: word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
 			ends: strings.ContainsAny(last, ".,;:?!()\""),
+			code: code,
 		})
 		start = strings.ContainsAny(last, ".?!:")
 	}

@@ -54,7 +54,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The heatmap page draws the session lookups by hour."),
 		say("The dashboard shows each live session."),
 		say("Run mix ecto.migrate before the session lookups test; Lookup.fetch reads the cache."),
-		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."))...)
+		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."),
+		say("POST /api/hooks/session-end stops the lookups; the pre-commit check runs before the compaction."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -162,6 +163,23 @@ func TestUnknownThings(t *testing.T) {
 		{"When did we downgrade the heatmap page?", []string{"downgrade"}},
 		{"Which flaky test did the build script skip?", []string{"flaky test"}},
 		{"Where is the theme toggle of the transcript view?", []string{"theme toggle"}},
+		// A path or a member is named by its last segment, whole: a
+		// segment of several words needs them side by side, not merely
+		// its last word.
+		{"What does Lookup.purge_stale_lookups/1 do with the cache?", []string{"Lookup.purge_stale_lookups/1"}},
+		{"What does Lookup.fetch/2 return?", nil},
+		{"Which script posts to /api/hooks/pre-flight?", []string{"api/hooks/pre-flight"}},
+		{"Which script posts to /api/hooks/session-end?", nil},
+		// A word in backticks is code, however it is written.
+		{"What caused the `emfile` crash in the build script?", []string{"emfile"}},
+		{"Why does the build script run `shell-report` first?", []string{"shell-report"}},
+		{"Why does the build script run `pre-commit` first?", nil},
+		// Words written as alternatives are words each; a compound's
+		// first word counts when it is a listed thing.
+		{"What ChromeDriver/Wallaby setup does the checker report need?", []string{"ChromeDriver/Wallaby"}},
+		{"Why is the checker report green/red?", nil},
+		{"Why is the checker report MessagePack-encoded?", []string{"MessagePack-encoded"}},
+		{"Why is the checker report Haiku-styled?", nil},
 	})
 }
 
