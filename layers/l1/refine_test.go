@@ -401,6 +401,14 @@ func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
 	if d := r.diffSummary("if x {", "if x != nil {"); d != "+1 -1 if x != nil {" {
 		t.Errorf("an ordinary edit: %q", d)
 	}
+	// A new file's opening comment marker says nothing of it; the line
+	// after it does.
+	if d := r.diffSummary("", "/**\n * Tests for the code highlighter\n */\nimport hljs"); d != "+4 -0 * Tests for the code highlighter" {
+		t.Errorf("a new file opening with a comment: %q", d)
+	}
+	if d := r.diffSummary("a\n}", "a\n},\n}"); d != "+1 -0 }," {
+		t.Errorf("an edit adding only punctuation: %q", d)
+	}
 }
 
 // TestDeveloperSecretsNeverReachL1: credentials typed the way developers

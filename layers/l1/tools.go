@@ -7,6 +7,7 @@ import (
 	"github.com/memkeep/memkeep/layers/scrub"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/memkeep/memkeep/internal/jsonscan"
 
@@ -387,19 +388,10 @@ func (r *Refiner) diffSummary(old, new string) string {
 	}
 	added, removed := nl[p:len(nl)-s], ol[p:len(ol)-s]
 	sum := "+" + strconv.Itoa(len(added)) + " -" + strconv.Itoa(len(removed))
-	first := ""
-	for _, l := range added {
-		if t := strings.TrimSpace(l); t != "" {
-			first = t
-			break
-		}
-	}
+	first := firstSaying(added)
 	if first == "" {
-		for _, l := range removed {
-			if t := strings.TrimSpace(l); t != "" {
-				first = "-" + t
-				break
-			}
+		if first = firstSaying(removed); first != "" {
+			first = "-" + first
 		}
 	}
 	switch {
@@ -412,6 +404,27 @@ func (r *Refiner) diffSummary(old, new string) string {
 		sum += " " + r.cleanCut(first, maxDiffLn)
 	}
 	return sum
+}
+
+// firstSaying gives the first of lines that says something: that holds a
+// letter or a digit, not only the punctuation that opens a comment or
+// closes a block ("/**", "},"), which tells a reader nothing of the edit;
+// failing that, the first that is not blank.
+func firstSaying(lines []string) string {
+	blank := ""
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return t
+		}
+		if blank == "" {
+			blank = t
+		}
+	}
+	return blank
 }
 
 func splitLines(s string) []string {
