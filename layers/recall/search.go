@@ -1378,10 +1378,10 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 // last segment (ecto.rollback, Tmux.list_panes, /api/hooks/session-end):
 // memory knows it when it knows that segment whole, a name of several
 // words by its words side by side (purge_stale_sessions is not known for
-// "sessions", nor pre-compact for pre-commit). Prose joins words with a
-// hyphen or a slash (W3C-style, green/red): its last word says which.
+// "sessions", nor pre-flight for pre-commit). Prose joins words with a
+// hyphen or a slash (W3C-style, green/red, ChromeDriver/Wallaby): its
+// names are judged each, as words of their own.
 func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenizer) bool {
-	lastPart := len(parts) > 0 && ix.df(parts[len(parts)-1]) > 0
 	if !code && !strings.HasPrefix(text, "/") && !strings.ContainsAny(text, "._:") && strings.Count(text, "/") < 2 {
 		// Each of words written as alternatives is a word of its own
 		// (ChromeDriver/Wallaby; green/red names nothing). A compound's
@@ -1408,7 +1408,7 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 	})
 	switch len(last) {
 	case 0:
-		return lastPart
+		return len(parts) > 0 && ix.df(parts[len(parts)-1]) > 0
 	case 1:
 		return ix.df(last[0].stem) > 0
 	}
@@ -1493,9 +1493,8 @@ func questionWords(query string) []questionWord {
 	var out []questionWord
 	start, inCode := true, false
 	for _, w := range strings.Fields(query) {
-		opens := strings.HasPrefix(w, "`")
-		code := inCode || opens
-		if n := strings.Count(w, "`"); n%2 == 1 {
+		code := inCode || strings.HasPrefix(w, "`")
+		if strings.Count(w, "`")%2 == 1 {
 			inCode = !inCode
 		}
 		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })

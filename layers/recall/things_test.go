@@ -174,6 +174,7 @@ func TestUnknownThings(t *testing.T) {
 		{"What caused the `emfile` crash in the build script?", []string{"emfile"}},
 		{"Why does the build script run `shell-report` first?", []string{"shell-report"}},
 		{"Why does the build script run `pre-commit` first?", nil},
+		{"Which checker report did `mix shell-report --all` print?", []string{"shell-report"}},
 		// Words written as alternatives are words each; a compound's
 		// first word counts when it is a listed thing.
 		{"What ChromeDriver/Wallaby setup does the checker report need?", []string{"ChromeDriver/Wallaby"}},
