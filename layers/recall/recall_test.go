@@ -39,11 +39,11 @@ func TestTokensForCode(t *testing.T) {
 
 // memory is a layout with memory files written by the test.
 type memory struct {
-	t *testing.T
+	t testing.TB
 	l memdir.Layout
 }
 
-func newMemory(t *testing.T) *memory {
+func newMemory(t testing.TB) *memory {
 	root := t.TempDir()
 	l := memdir.Layout{Root: root, GitDir: filepath.Join(root, ".git"), CommonDir: filepath.Join(root, ".git")}
 	if err := os.MkdirAll(l.SessionsDir(), 0o755); err != nil {

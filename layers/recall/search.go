@@ -1251,10 +1251,15 @@ func (ix *Index) Unknown(query string) []string { return ix.unknown(query, newTo
 func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	out := ix.unknownCode(query, tok)
 	words := questionWords(query)
+	// A name written again is judged once; past maxJudged names the
+	// prompt is a pasted log or listing, not a question about things, and
+	// the rest are let through, as a name too common to scan for is.
+	judged := map[string]bool{}
 	for _, w := range words {
-		if !w.name {
+		if !w.name || judged[w.text] || len(judged) >= maxJudged {
 			continue
 		}
+		judged[w.text] = true
 		known := false
 		if strings.ContainsAny(w.text, "._/-:") {
 			known = ix.knownIdentifier(w.text, w.code, tok)
@@ -1272,6 +1277,9 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	return out
 }
+
+// maxJudged is the most names of a prompt Unknown judges.
+const maxJudged = 64
 
 // unknownCode gives the code a question quotes that memory never holds:
 // words written with a sigil, side by side ("@tag :skip", "@moduletag

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -234,5 +235,25 @@ func TestIsThing(t *testing.T) {
 	}
 	if n < 2000 {
 		t.Errorf("%d names in things.stems, want the list of about 2,200", n)
+	}
+}
+
+// TestUnknownJudgesAPastedListingInBoundedTime: a prompt that pastes a
+// listing of names is no question about them; the prompt hook judges its
+// first maxJudged names, and a name written again once.
+func TestUnknownJudgesAPastedListingInBoundedTime(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5), say("The session lookups are cached."))...)
+	ix := m.open()
+	var b strings.Builder
+	for i := range 3 * maxJudged {
+		fmt.Fprintf(&b, "Lookup.purge_stale_%d/1 Zorblax Zorblax ", i)
+	}
+	got := ix.Unknown(b.String())
+	if len(got) != maxJudged {
+		t.Errorf("Unknown judged %d names of a listing of %d, want the first %d", len(got), 3*maxJudged+1, maxJudged)
+	}
+	if n := slices.Index(got, "Zorblax"); n != 1 || slices.Index(got[n+1:], "Zorblax") >= 0 {
+		t.Errorf("a name written again: %q", got[:min(4, len(got))])
 	}
 }
