@@ -1499,12 +1499,11 @@ type questionWord struct {
 
 func questionWords(query string) []questionWord {
 	var out []questionWord
-	start, inCode := true, false
-	for _, w := range strings.Fields(query) {
-		code := inCode || strings.HasPrefix(w, "`")
-		if strings.Count(w, "`")%2 == 1 {
-			inCode = !inCode
-		}
+	start := true
+	fields := strings.Fields(query)
+	code := codeSpans(fields)
+	for i, w := range fields {
+		code := code[i]
 		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
 		if i := strings.IndexAny(word, "'’"); i >= 0 && !code {
 			word = word[:i]
@@ -1521,6 +1520,38 @@ func questionWords(query string) []questionWord {
 	}
 	return out
 }
+
+// codeSpans marks the fields of a question inside inline code: from a
+// field opening with one backtick to the field that closes it, at most
+// maxCodeWords fields on. A backtick left open, or a fence of three
+// (code pasted into the prompt, whose every local name memory need not
+// know), marks nothing.
+func codeSpans(fields []string) []bool {
+	code := make([]bool, len(fields))
+	for i := 0; i < len(fields); i++ {
+		if !strings.HasPrefix(fields[i], "`") || strings.HasPrefix(fields[i], "``") {
+			continue
+		}
+		for j := i; j < len(fields) && j < i+maxCodeWords; j++ {
+			f := fields[j]
+			if j == i {
+				f = f[1:]
+			}
+			if k := strings.IndexByte(f, '`'); k >= 0 {
+				for c := i; c <= j; c++ {
+					code[c] = true
+				}
+				i = j
+				break
+			}
+		}
+	}
+	return code
+}
+
+// maxCodeWords is the most words an inline code span of a question holds
+// (`mix ecto.migrate --quiet`); a longer one is pasted code.
+const maxCodeWords = 4
 
 // camelParts gives the parts of a camelCase word, as words of a name:
 // LiveDashboard is live, dashboard.

@@ -176,6 +176,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why does the build script run `shell-report` first?", []string{"shell-report"}},
 		{"Why does the build script run `pre-commit` first?", nil},
 		{"Which checker report did `mix shell-report --all` print?", []string{"shell-report"}},
+		// A backtick left open, or a fence around pasted code, makes no
+		// code of the words after it: a pasted snippet's local names are
+		// no question about things.
+		{"Why did `the build script fail on the zorblax step?", nil},
+		{"Why does the build script fail here? ```\nlet zorblax = quux\n```", nil},
 		// Words written as alternatives are words each; a compound's
 		// first word counts when it is a listed thing.
 		{"What ChromeDriver/Wallaby setup does the checker report need?", []string{"ChromeDriver/Wallaby"}},
