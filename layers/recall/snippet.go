@@ -235,10 +235,16 @@ func (sn *snippets) record(f l1Fields) string {
 		head += " " + f.file
 	}
 	parts = append(parts, head)
+	res := f.res
 	if f.cmd != "" {
-		// A failed command leaves room for what it failed with.
+		// A failed command leaves room for what it failed with; one whose
+		// output only repeats it (bd close --reason, a commit's summary
+		// line) leaves its output out and takes the room.
 		n := 200
-		if f.failed && f.res != "" {
+		switch {
+		case echoes(res, f.cmd):
+			res, n = "", snippetMax-len(head)-3
+		case f.failed && res != "":
 			n = 100
 		}
 		parts = append(parts, "$ "+sn.focus(f.cmd, n))
@@ -252,10 +258,31 @@ func (sn *snippets) record(f l1Fields) string {
 	if f.arg != "" {
 		parts = append(parts, sn.focus(f.arg, 160))
 	}
-	if f.res != "" {
-		parts = append(parts, "→ "+sn.sentences(f.res))
+	if res != "" {
+		parts = append(parts, "→ "+sn.sentences(res))
 	}
 	return sn.focus(strings.Join(parts, " "), snippetMax)
+}
+
+// echoes reports whether a command's output only repeats the command: at
+// least three words of three letters or more, nearly all (four in five)
+// found in the command.
+func echoes(res, cmd string) bool {
+	if res == "" {
+		return false
+	}
+	cmd = strings.ToLower(cmd)
+	words, in := 0, 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(res), func(r rune) bool { return !isWordRune(r) }) {
+		if len(w) < 3 {
+			continue
+		}
+		words++
+		if strings.Contains(cmd, w) {
+			in++
+		}
+	}
+	return words >= 3 && in*5 >= words*4
 }
 
 // sentences picks the sentence (or line) of text holding the most of

@@ -34,6 +34,22 @@ func TestFocusShowsTheStretchThatAnswers(t *testing.T) {
 	}
 }
 
+// TestCommandEchoedByItsOutput: a command whose output only repeats it
+// (bd close --reason) is shown with room for its own end, where the
+// question's words are, not cut to make room for the echo.
+func TestCommandEchoedByItsOutput(t *testing.T) {
+	reason := "Enriched TranscriptRenderer with metadata fields (kind, tool_use_id, thread_key, subagent_ref, code_language, render_mode), relative path normalization via to_relative_path"
+	f := l1Fields{kind: "tool", tool: "Bash", cmd: `bd close spotter-fum.1 --reason="` + reason + `"`, res: "✓ Closed spotter-fum.1: " + reason}
+	got := snippetsOf("how were relative paths normalised in the transcript renderer").record(f)
+	if !strings.Contains(got, "to_relative_path") {
+		t.Errorf("record gave %q: want the command's end, to_relative_path", got)
+	}
+	f.res = "error: no issue spotter-fum.1 in this database"
+	if got := snippetsOf("why did closing spotter-fum.1 fail").record(f); !strings.Contains(got, "→ error: no issue") {
+		t.Errorf("record gave %q: want the output that says something else", got)
+	}
+}
+
 // TestBestSentencesShowsWhatTheFirstLacks: an epic whose title matches the
 // question is shown with the sentence holding the question's other words;
 // an ellipsis inside a sentence does not end it.
