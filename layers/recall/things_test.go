@@ -69,9 +69,11 @@ func TestUnknownThings(t *testing.T) {
 		// A capitalised name is Unknown's: named as a whole.
 		{"Where is the Redis cache configured?", []string{"Redis"}},
 		{"Why did we move the session lookups from ETS to MySQL?", []string{"MySQL"}},
-		// An identifier made of words memory knows may be code only a
-		// tool's output named; a capitalised word of prose is no name.
-		{"What did the checker report in SessionLookupCache?", nil},
+		// An identifier is known by its words side by side (the session
+		// lookups), not by its words apart: a rename that never happened
+		// is not known for words memory holds elsewhere.
+		{"What did the checker report in SessionLookups?", nil},
+		{"Why did we rename the session lookups to LookupSessionCache?", []string{"LookupSessionCache"}},
 		{"Why did we port the session lookups to TypeScript?", []string{"TypeScript"}},
 		// A plain word that names a thing only in some uses.
 		{"Why did we rewrite the transcript view in react?", []string{"react"}},
