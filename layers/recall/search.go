@@ -1391,10 +1391,11 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 // names are judged each, as words of their own.
 func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenizer) bool {
 	if !code && !strings.HasPrefix(text, "/") && !strings.ContainsAny(text, "._:") && strings.Count(text, "/") < 2 {
-		// Each of words written as alternatives is a word of its own
-		// (ChromeDriver/Wallaby; green/red names nothing). A compound's
-		// head is its last word, and its first a listed thing only when
-		// listed (MessagePack-encoded; not Haiku-based).
+		// Words written as alternatives are words each
+		// (ChromeDriver/Wallaby; green/red names nothing). A hyphened
+		// compound says what its last word is like: only a listed
+		// thing among its words names something (MessagePack-encoded;
+		// Haiku-based is a plain word).
 		return !slices.ContainsFunc(strings.Split(text, "/"), func(alt string) bool {
 			if !strings.Contains(alt, "-") {
 				return named(alt, false) && !ix.knownName(alt, tok)
@@ -1428,9 +1429,9 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 // camelCase identifier (SliceBuilder) also by its words side by side, as
 // its file names them (slice_builder.ex) or prose does, but not by its
 // words apart: MessageAnnotationLink, a rename that never happened, is
-// not known for "message", "annotation" and "link" (the first unseen
-// sets' never-happened questions answered through that: a rename, a
-// library, StreamData, and a setting, MaxLineLength).
+// not known for "message", "annotation" and "link" (fresh21 and fresh22
+// had three never-happened questions answered through words apart: that
+// rename, a library, StreamData, and a setting, MaxLineLength).
 func (ix *Index) knownName(text string, tok *tokenizer) bool {
 	lower := strings.ToLower(text)
 	// An acronym of the words of programming (CLI, API) is one of
