@@ -37,7 +37,7 @@ type evalHit struct {
 // as they are (recorded in February: months before any test runs),
 // consolidates them, and asks the question sets fixtures/recall/
 // questions.json (the set recall was tuned on), fresh.json to
-// fresh22.json (written later by helpers who saw neither that set nor the
+// fresh24.json (written later by helpers who saw neither that set nor the
 // code), never9.json and never10.json (questions about things that
 // never happened, written to tempt a search with the project's own
 // words), never11.json (such questions of four kinds: an absent tool,
