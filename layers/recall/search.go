@@ -1265,6 +1265,12 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			known = ix.knownIdentifier(w.text, w.code, tok)
 		} else {
 			known = ix.knownName(w.text, tok)
+			if known && w.code && !named(w.text, false) {
+				// A word of code is written as it is: `severity` is not
+				// seen through a word of its thesaurus group (priority).
+				lower := strings.ToLower(w.text)
+				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0
+			}
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)

@@ -56,7 +56,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The dashboard shows each live session."),
 		say("Run mix ecto.migrate before the session lookups test; Lookup.fetch reads the cache."),
 		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."),
-		say("POST /api/hooks/session-end stops the lookups; the pre-commit check runs before the compaction."))...)
+		say("POST /api/hooks/session-end stops the lookups; the pre-commit check runs before the compaction."),
+		say("The checker report has a priority."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -177,6 +178,10 @@ func TestUnknownThings(t *testing.T) {
 		{"What caused the `emfile` crash in the build script?", []string{"emfile"}},
 		{"Why does the build script run `shell-report` first?", []string{"shell-report"}},
 		{"Why does the build script run `pre-commit` first?", nil},
+		// A word of code is written as it is, not seen through its
+		// thesaurus group; in prose it may be.
+		{"What values does the `urgency` field of the checker report take?", []string{"urgency"}},
+		{"What is the urgency of the checker report?", nil},
 		{"Which checker report did `mix shell-report --all` print?", []string{"shell-report"}},
 		// A backtick left open, or a fence around pasted code, makes no
 		// code of the words after it: a pasted snippet's local names are
