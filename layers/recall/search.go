@@ -1530,22 +1530,23 @@ func questionWords(query string) []questionWord {
 }
 
 // codeSpans marks the fields of a question inside inline code: from a
-// field opening with one backtick to the field that closes it, at most
-// maxCodeWords fields on. A backtick left open, or a fence of three
-// (code pasted into the prompt, whose every local name memory need not
-// know), marks nothing.
+// field opening with one backtick (after an opening bracket or quote:
+// "(`emfile`)") to the field that closes it, at most maxCodeWords fields
+// on. A backtick left open, or a fence of three (code pasted into the
+// prompt, whose every local name memory need not know), marks nothing.
 func codeSpans(fields []string) []bool {
 	code := make([]bool, len(fields))
 	for i := 0; i < len(fields); i++ {
-		if !strings.HasPrefix(fields[i], "`") || strings.HasPrefix(fields[i], "``") {
+		open := strings.TrimLeft(fields[i], "([{\"'“‘")
+		if !strings.HasPrefix(open, "`") || strings.HasPrefix(open, "``") {
 			continue
 		}
 		for j := i; j < len(fields) && j < i+maxCodeWords; j++ {
 			f := fields[j]
 			if j == i {
-				f = f[1:]
+				f = open[1:]
 			}
-			if k := strings.IndexByte(f, '`'); k >= 0 {
+			if strings.Contains(f, "`") {
 				for c := i; c <= j; c++ {
 					code[c] = true
 				}

@@ -175,7 +175,8 @@ func TestUnknownThings(t *testing.T) {
 		{"Which script posts to /api/hooks/pre-flight?", []string{"api/hooks/pre-flight"}},
 		{"Which script posts to /api/hooks/session-end?", nil},
 		// A word in backticks is code, however it is written.
-		{"What caused the `emfile` crash in the build script?", []string{"emfile"}},
+		{"What caused the `eflood` crash in the build script?", []string{"eflood"}},
+		{"What caused the crash (`zorbfile`) in the build script?", []string{"zorbfile"}},
 		{"Why does the build script run `shell-report` first?", []string{"shell-report"}},
 		{"Why does the build script run `pre-commit` first?", nil},
 		// A word of code is written as it is, not seen through its
