@@ -1264,13 +1264,9 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		if strings.ContainsAny(w.text, "._/-:") {
 			known = ix.knownIdentifier(w.text, w.code, tok)
 		} else {
-			known = ix.knownName(w.text, tok)
-			if known && w.code && !named(w.text, false) {
-				// A word of code is written as it is: `severity` is not
-				// seen through a word of its thesaurus group (priority).
-				lower := strings.ToLower(w.text)
-				known = ix.df(lower) > 0 || ix.df(tok.stem(lower)) > 0
-			}
+			// A plain word of code is written as it is: `severity` is
+			// not seen through a word of its thesaurus group (priority).
+			known = ix.knownName(w.text, w.code && !named(w.text, false), tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)
@@ -1404,10 +1400,10 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 		// Haiku-based is a plain word).
 		return !slices.ContainsFunc(strings.Split(text, "/"), func(alt string) bool {
 			if !strings.Contains(alt, "-") {
-				return named(alt, false) && !ix.knownName(alt, tok)
+				return named(alt, false) && !ix.knownName(alt, false, tok)
 			}
 			return slices.ContainsFunc(strings.Split(alt, "-"), func(w string) bool {
-				return (isThing(tok.stem(strings.ToLower(w))) || namesThing(camelParts(w, tok))) && !ix.knownName(w, tok)
+				return (isThing(tok.stem(strings.ToLower(w))) || namesThing(camelParts(w, tok))) && !ix.knownName(w, false, tok)
 			})
 		})
 	}
@@ -1438,15 +1434,20 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 // not known for "message", "annotation" and "link" (fresh21 and fresh22
 // had three never-happened questions answered through words apart: that
 // rename, a library, StreamData, and a setting, MaxLineLength).
-func (ix *Index) knownName(text string, tok *tokenizer) bool {
+//
+// A name written exactly (a plain word of code) is known only as written.
+func (ix *Index) knownName(text string, exactly bool, tok *tokenizer) bool {
 	lower := strings.ToLower(text)
-	// An acronym of the words of programming (CLI, API) is one of
-	// them: known when a word of its thesaurus group is.
 	stem := tok.stem(lower)
-	qw := []queryWord{{text: lower, stem: stem}}
 	if ix.df(lower) > 0 || ix.df(stem) > 0 {
 		return true
 	}
+	if exactly {
+		return false
+	}
+	// An acronym of the words of programming (CLI, API) is one of
+	// them: known when a word of its thesaurus group is.
+	qw := []queryWord{{text: lower, stem: stem}}
 	parts := camelParts(text, tok)
 	if len(parts) > 1 {
 		return ix.seen(parts, tok) || ix.seenKind(qw, tok)

@@ -405,7 +405,11 @@ var fileExts = []string{"c", "css", "eex", "ex", "exs", "go", "h", "heex", "html
 // opening gives about the first n bytes of s, its spaces collapsed as a
 // snippet collapses them, cut on a rune boundary without a mark.
 func opening(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	return runeCut(strings.Join(strings.Fields(s), " "), n)
+}
+
+// runeCut gives s cut to at most n bytes, on a rune boundary.
+func runeCut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -574,11 +578,7 @@ func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	i := n - len("…")
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
+	return runeCut(s, n-len("…")) + "…"
 }
 
 func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }

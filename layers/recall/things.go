@@ -79,13 +79,13 @@ func writtenAs(w, listed string) bool {
 		roots = append(roots, r)
 	}
 	bare := len(roots)
-	for _, suffix := range []string{"s", "es", "d", "ed", "ing"} {
+	for _, suffix := range verbEndings {
 		if r, ok := strings.CutSuffix(w, suffix); ok && len(r) > 2 {
 			roots = append(roots, r)
 		}
 	}
 	for i, r := range roots {
-		for _, doing := range []string{"ing", "ion", "ment"} {
+		for _, doing := range doingEndings {
 			if listed == r+doing && (i < bare || doing != "ing") {
 				return true
 			}
@@ -115,8 +115,12 @@ func inflects(w, base string) bool {
 }
 
 // The endings of an inflection: added to the word, after its doubled last
-// consonant, or in place of its last letter (caching, proxies).
+// consonant, or in place of its last letter (caching, proxies); a verb's
+// (writtenAs reads its root past them), and those of the doing a verb
+// names (sharding, encryption, deployment).
 var (
+	verbEndings    = []string{"s", "es", "d", "ed", "ing"}
+	doingEndings   = []string{"ing", "ion", "ment"}
 	endings        = []string{"", "s", "es", "d", "ed", "ing", "er", "ers"}
 	doubledEndings = []string{"ed", "ing", "er"}
 	droppedEndings = []struct {
