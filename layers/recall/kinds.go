@@ -40,6 +40,20 @@ func members(kind string) []string {
 	return strings.Split(ms, ", ")
 }
 
+// isMember reports whether stem is a listed member of a kind, a product
+// of one word (Prettier, Docker, ESLint): a name the thesaurus may group
+// with the words of what it does (format, container, lint), which does
+// not make a question naming it known. A project formatted with mix
+// format never settled on a Prettier config (never15).
+func isMember(stem string) bool {
+	for _, end := range [...]string{", ", "\n"} {
+		if strings.Contains(kindsStems, "\t"+stem+end) || strings.Contains(kindsStems, ", "+stem+end) {
+			return true
+		}
+	}
+	return false
+}
+
 // seenKind reports whether memory holds a member of the kind name is. A
 // member of one word is looked up; the documents read to find the words
 // of longer members side by side are phraseScan in all, and a member

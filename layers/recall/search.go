@@ -1272,12 +1272,42 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			out = append(out, w.text)
 		}
 	}
+	out = append(out, ix.unknownSpans(query, out, tok)...)
 	for _, th := range ix.unknownThings(words, tok) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {
 			out = append(out, th)
 		}
 	}
 	return out
+}
+
+// unknownSpans gives the code a question quotes in several words that
+// memory never holds as written, unless a name in it is already known
+// to be unknown (out).
+func (ix *Index) unknownSpans(query string, out []string, tok *tokenizer) []string {
+	var spans []string
+	fields := strings.Fields(query)
+	for _, sp := range inlineCode(fields) {
+		// Code quoted in several words is quoted as it was written
+		// (`@default_visible_lines 20`, `[:session_id, :timestamp]`): it
+		// is known when memory holds its words side by side, not merely
+		// each (never15 asked about a setting and a key memory holds
+		// with other values).
+		if sp[1]-sp[0] < 2 {
+			continue
+		}
+		var name []queryWord
+		span := strings.Trim(strings.Join(fields[sp[0]:sp[1]], " "), "`\"'()[]{}“”‘’?!,;.")
+		tok.each(span, func(t string) {
+			if !tok.whole {
+				name = append(name, queryWord{text: t, stem: t})
+			}
+		})
+		if len(name) > 1 && !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(span, o) }) && !ix.seen(name, tok) {
+			spans = append(spans, span)
+		}
+	}
+	return spans
 }
 
 // maxJudged is the most names of a prompt Unknown judges.
@@ -1361,6 +1391,13 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 	if words == 0 || slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
 		return true // known, or made of stop words only: "and/or" names nothing
 	}
+	if len(parts) < 2 && strings.Contains(text, "_") && oneName(text) && slices.ContainsFunc(strings.Split(text, "_"), func(p string) bool { return isStop(strings.ToLower(p)) }) {
+		// A snake_case name of one word and a function word
+		// (resolved_at, is_active, created_by) is a column or a flag,
+		// known as written: its word says nothing of it, as "resolved"
+		// does not of resolved_at (fresh26's never-happened column).
+		return ix.heldAsWritten(strings.ToLower(text))
+	}
 	joined := tok.stem(strings.Map(func(r rune) rune {
 		if strings.ContainsRune("._/-:", r) {
 			return -1
@@ -1381,6 +1418,27 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.knownLast(text, parts, code, tok)
 	}
 	return ix.knownLast(text, parts, code, tok)
+}
+
+// heldAsWritten reports whether memory holds the name t as written: whole,
+// or opening a longer name with its arity or extension (with_span/2,
+// with_span.ex), which memory keeps as one.
+func (ix *Index) heldAsWritten(t string) bool {
+	if ix.df(t) > 0 {
+		return true
+	}
+	for _, s := range ix.segs {
+		for i := s.seek(t); i < s.nTerms; i++ {
+			term := s.termAt(i)
+			if !strings.HasPrefix(term, t) {
+				break
+			}
+			if len(term) > len(t) && strings.ContainsRune("/.:", rune(term[len(t)])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // knownLast reports whether memory knows the part of an identifier that
@@ -1410,6 +1468,9 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 	seg := lastSegment(text)
 	if ix.df(strings.ToLower(seg)) > 0 {
 		return true // the segment whole, as memory writes it (session-end)
+	}
+	if errorClass(camelParts(seg, tok)) {
+		return false // Ecto.NoResultsError, as errorClass says
 	}
 	var last []queryWord
 	tok.each(seg, func(t string) {
@@ -1449,10 +1510,26 @@ func (ix *Index) knownName(text string, exactly bool, tok *tokenizer) bool {
 	// them: known when a word of its thesaurus group is.
 	qw := []queryWord{{text: lower, stem: stem}}
 	parts := camelParts(text, tok)
+	if errorClass(parts) {
+		return false // an exception's name is quoted from output, as it is
+	}
 	if len(parts) > 1 {
 		return ix.seen(parts, tok) || ix.seenKind(qw, tok)
 	}
-	return !isThing(stem) && ix.seen(qw, tok) || ix.seenKind(qw, tok)
+	return !isThing(stem) && !isMember(stem) && ix.seen(qw, tok) || ix.seenKind(qw, tok)
+}
+
+// errorClass reports whether the parts of a camelCase name are an
+// exception's (KeyError, NoRouteError, ArgumentException): a name quoted
+// from output as it was printed, which memory holds as written or not at
+// all. Its words in prose ("the key", "an error") say nothing of it
+// (never15 asked about a KeyError crash that never happened).
+func errorClass(parts []queryWord) bool {
+	if len(parts) < 2 {
+		return false
+	}
+	last := parts[len(parts)-1].text
+	return last == "error" || last == "exception"
 }
 
 // lastSegment gives the segment of a path or dotted name that says which
@@ -1521,7 +1598,7 @@ func questionWords(query string) []questionWord {
 		lower := strings.ToLower(word)
 		out = append(out, questionWord{
 			text: word,
-			name: word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
+			name: word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && !isNumber(word) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
 			ends: strings.ContainsAny(last, ".,;:?!()\""),
 			code: code,
 		})
@@ -1537,6 +1614,18 @@ func questionWords(query string) []questionWord {
 // prompt, whose every local name memory need not know), marks nothing.
 func codeSpans(fields []string) []bool {
 	code := make([]bool, len(fields))
+	for _, sp := range inlineCode(fields) {
+		for c := sp[0]; c < sp[1]; c++ {
+			code[c] = true
+		}
+	}
+	return code
+}
+
+// inlineCode gives the spans of fields inside inline code, each as the
+// index of its first field and one past its last.
+func inlineCode(fields []string) [][2]int {
+	var spans [][2]int
 	for i := 0; i < len(fields); i++ {
 		open := strings.TrimLeft(fields[i], "([{\"'“‘")
 		if !strings.HasPrefix(open, "`") || strings.HasPrefix(open, "``") {
@@ -1548,15 +1637,13 @@ func codeSpans(fields []string) []bool {
 				f = open[1:]
 			}
 			if strings.Contains(f, "`") {
-				for c := i; c <= j; c++ {
-					code[c] = true
-				}
+				spans = append(spans, [2]int{i, j + 1})
 				i = j
 				break
 			}
 		}
 	}
-	return code
+	return spans
 }
 
 // maxCodeWords is the most words an inline code span of a question holds

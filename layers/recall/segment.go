@@ -522,9 +522,23 @@ func (s *segment) docLength(i int) float32 {
 	return math.Float32frombits(binary.LittleEndian.Uint32(s.data[s.docsAt+i*docSize+28:]))
 }
 
-// term finds t's postings: their first index and count. The samples
-// narrow it to one block of termSample terms, searched in turn.
+// term finds t's postings: their first index and count.
 func (s *segment) term(t string) (first, n int, ok bool) {
+	lo := s.seek(t)
+	if lo == s.nTerms || s.termAt(lo) != t {
+		return 0, 0, false
+	}
+	b := s.data[s.termsAt+lo*termSize:]
+	first, n = int(binary.LittleEndian.Uint32(b[8:])), int(binary.LittleEndian.Uint32(b[12:]))
+	if first+n > s.nPost {
+		return 0, 0, false
+	}
+	return first, n, true
+}
+
+// seek gives the index of the first term not before t, or nTerms. The
+// samples narrow it to one block of termSample terms, searched in turn.
+func (s *segment) seek(t string) int {
 	le := binary.LittleEndian
 	sample := func(i int) string {
 		a, b := int(le.Uint32(s.data[s.sampAt+4*i:])), int(le.Uint32(s.data[s.sampAt+4*i+4:]))
@@ -544,30 +558,24 @@ func (s *segment) term(t string) (first, n int, ok bool) {
 		}
 	}
 	if lo == 0 {
-		return 0, 0, false
+		return 0
 	}
 	lo, hi = (lo-1)*termSample, min(lo*termSample, s.nTerms)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		b := s.data[s.termsAt+m*termSize:]
-		if s.bstr(le.Uint32(b), le.Uint32(b[4:])) < t {
+		if s.termAt(m) < t {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == s.nTerms {
-		return 0, 0, false
-	}
-	b := s.data[s.termsAt+lo*termSize:]
-	if s.bstr(le.Uint32(b), le.Uint32(b[4:])) != t {
-		return 0, 0, false
-	}
-	first, n = int(le.Uint32(b[8:])), int(le.Uint32(b[12:]))
-	if first+n > s.nPost {
-		return 0, 0, false
-	}
-	return first, n, true
+	return lo
+}
+
+// termAt gives the i-th term, without a copy.
+func (s *segment) termAt(i int) string {
+	b := s.data[s.termsAt+i*termSize:]
+	return s.bstr(binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]))
 }
 
 // bstr is str without a copy, for comparisons.

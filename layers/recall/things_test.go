@@ -57,7 +57,11 @@ func TestUnknownThings(t *testing.T) {
 		say("Run mix ecto.migrate before the session lookups test; Lookup.fetch reads the cache."),
 		say("The app.js bundle opens a socket to the endpoint; the checker actions push the report to github."),
 		say("POST /api/hooks/session-end stops the lookups; the pre-commit check runs before the compaction."),
-		say("The checker report has a priority."))...)
+		say("The checker report has a priority."),
+		say("The checker reports a BadMapError; its key error list is in lookup_at_start.ex."),
+		say("We use Phoenix for the checker; mix format runs before the build script."),
+		say("with_span/2 wraps the report in its own span; it was resolved at the build."),
+		say("Set `@max_lookups 10` and `[:session, :lookup]` as its key."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -195,6 +199,29 @@ func TestUnknownThings(t *testing.T) {
 		{"Why is the checker report green/red?", nil},
 		{"Why is the checker report MessagePack-encoded?", []string{"MessagePack-encoded"}},
 		{"Why is the checker report Haiku-styled?", nil},
+		// A name memory knows, named with its kind, is that name: "the
+		// Phoenix framework" is Phoenix, though "phoenix framework" is
+		// a listed thing memory never holds side by side.
+		{"How does the Phoenix framework's checker run?", nil},
+		{"Which Sentry SDK reports the checker's errors?", []string{"Sentry", "SDK", "Sentry SDK"}},
+		// A snake_case name of one word and a function word is known
+		// only as written, or opening a name memory holds whole.
+		{"Which migration added the resolved_at column to the report?", []string{"resolved_at"}},
+		{"What does with_span do to the report?", nil},
+		{"Where is lookup_at read?", []string{"lookup_at"}}, // lookup_at_start is another name
+		// An exception's name is quoted as printed, not known by its
+		// words in prose; so is one at the end of a member.
+		{"What raised the KeyError in the checker report?", []string{"KeyError"}},
+		{"What raised the BadMapError in the checker report?", nil},
+		{"Why did Lookup.NoLookupError crash the report?", []string{"Lookup.NoLookupError"}},
+		// A product the thesaurus groups with the words of what it does
+		// (prettier: format) is not known through them.
+		{"What Prettier config does the build script use?", []string{"Prettier"}},
+		// Code quoted in several words is known as written, side by side.
+		{"Why is it `@max_lookups 20`?", []string{"@max_lookups 20"}},
+		{"Why is it `@max_lookups 10`?", nil},
+		{"Why is the key `[:session, :checker]` now?", []string{":session, :checker"}},
+		{"Why is the key `[:session, :lookup]`?", nil},
 	})
 }
 
