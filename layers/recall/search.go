@@ -1273,6 +1273,11 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 	}
 	out = append(out, ix.unknownSpans(query, out, tok)...)
+	for _, d := range stated(query) {
+		if !ix.holdsDuration(d.ms, tok) {
+			out = append(out, d.text)
+		}
+	}
 	for _, th := range ix.unknownThings(words, tok) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {
 			out = append(out, th)
@@ -1598,7 +1603,7 @@ func questionWords(query string) []questionWord {
 		lower := strings.ToLower(word)
 		out = append(out, questionWord{
 			text: word,
-			name: word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && !isNumber(word) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
+			name: word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && !isNumber(word) && !isQuantity(word) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
 			ends: strings.ContainsAny(last, ".,;:?!()\""),
 			code: code,
 		})

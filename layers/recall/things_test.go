@@ -61,7 +61,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The checker reports a BadMapError; its key error list is in lookup_at_start.ex."),
 		say("We use Phoenix for the checker; mix format runs before the build script."),
 		say("with_span/2 wraps the report in its own span; it was resolved at the build."),
-		say("Set `@max_lookups 10` and `[:session, :lookup]` as its key."))...)
+		say("Set `@max_lookups 10` and `[:session, :lookup]` as its key."),
+		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -222,6 +223,14 @@ func TestUnknownThings(t *testing.T) {
 		{"Why is it `@max_lookups 10`?", nil},
 		{"Why is the key `[:session, :checker]` now?", []string{":session, :checker"}},
 		{"Why is the key `[:session, :lookup]`?", nil},
+		// A duration stated is one memory holds, however written.
+		{"Why does the registry's TTL last 90 seconds?", nil},
+		{"Why does the registry sweep every 15 seconds?", nil},
+		{"Why is the report's debounce 500ms?", nil},
+		{"Why a 2-minute wait for the report?", nil},
+		{"Why did we raise the registry's TTL from 90 seconds to 5 minutes?", []string{"5 minutes"}},
+		{"Why did we pick a 2-second debounce for the report?", []string{"2-second"}},
+		{"Why does the endpoint return 500s?", nil},
 	})
 }
 
