@@ -38,8 +38,9 @@ memkeep recall cart/cart.go --json`,
 every L1 line (prompts, the assistant's text, each tool call's file, command,
 pattern, change and result), ranked by BM25 with the words developers use for
 the same things. Each answer is the most specific place: a few L1 lines, with
-the exchange and concept they belong to. Only answers covering at least
-recall.threshold of the query (default ` + fmt.Sprint(config.Default().Recall.Threshold) + `) are shown.
+the exchange and concept they belong to. Memory answers when an answer covers
+at least recall.threshold of the query (default ` + fmt.Sprint(config.Default().Recall.Threshold) + `); then that answer, those
+ranked above it and the others that cover as much are shown.
 
 The index lives under the git dir and is kept current as sessions go;
 --rebuild builds it again.`,

@@ -1163,3 +1163,32 @@ func TestSessionsOwnWorkBeforeASubagents(t *testing.T) {
 		group(report))...)
 	m.wantFirst(map[string]int{"how does the tail worker follow the transcript file": 21})
 }
+
+// TestThresholdSaysWhetherNotWhich: an answer ranked above the first that
+// covers the threshold of the question is kept; past it, one that covers
+// less is dropped; and no answer is given when none covers it.
+func TestThresholdSaysWhetherNotWhich(t *testing.T) {
+	us := func(covs ...float64) []unit {
+		var out []unit
+		for i, c := range covs {
+			out = append(out, unit{raw: float64(i), coverage: c})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		covs []float64
+		want []float64
+	}{
+		{[]float64{0.29, 0.5, 0.2, 0.4}, []float64{0.29, 0.5, 0.4}},
+		{[]float64{0.6, 0.1, 0.3}, []float64{0.6, 0.3}},
+		{[]float64{0.29, 0.2}, nil},
+	} {
+		var got []float64
+		for _, u := range answering(us(c.covs...), 0.3) {
+			got = append(got, u.coverage)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("answering(%v, 0.3) = %v, want %v", c.covs, got, c.want)
+		}
+	}
+}

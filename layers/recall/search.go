@@ -292,10 +292,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	var hits []Hit
 	sn := newSnippets(qs, tok)
 	sn.place = ix.intent.place
-	for _, u := range units {
-		if u.coverage < opts.Threshold {
-			continue
-		}
+	for _, u := range answering(units, opts.Threshold) {
 		hits = append(hits, ix.hit(u, sn))
 		if len(hits) == opts.Max {
 			break
@@ -1313,6 +1310,28 @@ func (ix *Index) unknownSpans(query string, out []string, tok *tokenizer) []stri
 		}
 	}
 	return spans
+}
+
+// answering gives the ranked units that answer a question: none when no
+// unit covers threshold of it (memory holds no answer), else every unit
+// that does, and the better-ranked ones before the first that does. The
+// threshold says whether memory answers, not which answer is best: the
+// record that says why review tokens stay in ETS ranks first for "why
+// are the one-time review tokens kept in memory instead of saved in the
+// database", but holds few of its words (fresh27 lost it from the top
+// five to records that held more words and answered nothing).
+func answering(units []unit, threshold float64) []unit {
+	first := slices.IndexFunc(units, func(u unit) bool { return u.coverage >= threshold })
+	if first < 0 {
+		return nil
+	}
+	out := units[:first:first]
+	for _, u := range units[first:] {
+		if u.coverage >= threshold {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // maxJudged is the most names of a prompt Unknown judges.
