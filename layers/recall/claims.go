@@ -159,8 +159,9 @@ func unitBefore(s string, i int) int64 {
 // however written. A number with its unit against it ("90s", "500ms")
 // or hyphened ("5-minute") is one term, looked up; other ways are read
 // from the documents holding a unit's word ("90 seconds", "@debounce_ms
-// 500"), at most durationScan of them: past that the duration is taken as
-// held (a question is answered rather than refused on a guess).
+// 500") when they are at most durationScan: past that the duration is
+// taken as held (a question is answered rather than refused on a guess,
+// and a prompt does not wait for hundreds of records read).
 func (ix *Index) holdsDuration(ms int64, tok *tokenizer) bool {
 	var words []string
 	for _, u := range durationUnits {
@@ -177,7 +178,13 @@ func (ix *Index) holdsDuration(ms int64, tok *tokenizer) bool {
 			}
 		}
 	}
-	budget := durationScan
+	total := 0
+	for _, w := range words {
+		total += ix.df(w)
+	}
+	if total > durationScan {
+		return true // too many to read in a prompt's time: taken as held
+	}
 	for _, w := range words {
 		for si, s := range ix.segs {
 			first, cnt, ok := s.term(w)
@@ -188,9 +195,6 @@ func (ix *Index) holdsDuration(ms int64, tok *tokenizer) bool {
 				d, _ := s.posting(p)
 				if int(d) >= s.nDocs || ix.hidden[si].has(d) {
 					continue
-				}
-				if budget--; budget < 0 {
-					return true
 				}
 				for _, h := range durations(ix.docText(docRef{si, d}, s.doc(int(d)))) {
 					if h.ms == ms {
@@ -204,7 +208,7 @@ func (ix *Index) holdsDuration(ms int64, tok *tokenizer) bool {
 }
 
 // durationScan is the most documents holdsDuration reads.
-const durationScan = 256
+const durationScan = 128
 
 // isQuantity reports whether a word is a number with its unit against it
 // ("15s", "500ms") or a number's plural ("500s", "1990s"): a quantity,
