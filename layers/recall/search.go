@@ -1252,7 +1252,8 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	// prompt is a pasted log or listing, not a question about things, and
 	// the rest are let through, as a name too common to scan for is.
 	judged := map[string]bool{}
-	for _, w := range words {
+	renamed := newNames(words)
+	for i, w := range words {
 		if !w.name || judged[w.text] || len(judged) >= maxJudged {
 			continue
 		}
@@ -1263,7 +1264,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		} else {
 			// A plain word of code is written as it is: `severity` is
 			// not seen through a word of its thesaurus group (priority).
-			known = ix.knownName(w.text, w.code && !named(w.text, false), tok)
+			known = ix.knownName(w.text, w.code && !named(w.text, false) || renamed[i], tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)
@@ -1333,6 +1334,34 @@ func answering(units []unit, threshold float64) []unit {
 	}
 	return out
 }
+
+// newNames marks the words of a question that name what a rename gave
+// ("why did we rename PaneListLive to DashboardLive", "SubagentLive got
+// renamed into AgentTranscriptLive"): the name after "to" or "into",
+// within a few words of the rename. A rename's new name is written as it
+// is, in the code and in what is said of it; memory that holds its words
+// only in prose ("the dashboard live view") never saw it.
+func newNames(words []questionWord) []bool {
+	marks := make([]bool, len(words))
+	for i, w := range words {
+		if !strings.HasPrefix(strings.ToLower(w.text), "renam") {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+renameReach; j++ {
+			if t := strings.ToLower(words[j].text); (t == "to" || t == "into") && j+1 < len(words) && words[j+1].name {
+				marks[j+1] = true
+				break
+			}
+			if words[j].ends && j > i+1 {
+				break
+			}
+		}
+	}
+	return marks
+}
+
+// renameReach is how many words after "rename" its new name may come.
+const renameReach = 8
 
 // maxJudged is the most names of a prompt Unknown judges.
 const maxJudged = 64

@@ -62,6 +62,7 @@ func TestUnknownThings(t *testing.T) {
 		say("We use Phoenix for the checker; mix format runs before the build script."),
 		say("with_span/2 wraps the report in its own span; it was resolved at the build."),
 		say("Set `@max_lookups 10` and `[:session, :lookup]` as its key."),
+		say("The dashboard live view renders the checker report."),
 		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -223,6 +224,10 @@ func TestUnknownThings(t *testing.T) {
 		{"Why is it `@max_lookups 10`?", nil},
 		{"Why is the key `[:session, :checker]` now?", []string{":session, :checker"}},
 		{"Why is the key `[:session, :lookup]`?", nil},
+		// A rename's new name is known only as written.
+		{"Where does DashboardLive render the checker report?", nil},
+		{"Why did we rename the checker report's view to DashboardLive?", []string{"DashboardLive"}},
+		{"Why was `Lookup` renamed into `DashboardLive`?", []string{"DashboardLive"}},
 		// A duration stated is one memory holds, however written.
 		{"Why does the registry's TTL last 90 seconds?", nil},
 		{"Why does the registry sweep every 15 seconds?", nil},
