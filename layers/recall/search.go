@@ -1271,6 +1271,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 	}
 	out = append(out, ix.unknownSpans(query, out, tok)...)
+	out = append(out, ix.unknownErrors(query, out, tok)...)
 	for _, d := range stated(query) {
 		if !ix.holdsDuration(d.ms, tok) {
 			out = append(out, d.text)
@@ -1362,6 +1363,70 @@ func newNames(words []questionWord) []bool {
 
 // renameReach is how many words after "rename" its new name may come.
 const renameReach = 8
+
+// unknownErrors gives the error messages a question quotes that memory
+// never holds: a quoted text (in double quotes or backticks) with a word
+// of failure in it ("database disk image is malformed", `curl: (28)
+// Operation timed out`) is quoted from output, as it was printed, and
+// memory that saw it holds its words side by side. Other quotes are let
+// be: a question quotes a label or a phrase loosely ("show more lines"
+// for "Show N more lines"), an error as it was printed.
+func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []string {
+	var errs []string
+	for _, q := range quoted(query) {
+		if !failureWords(q) || slices.ContainsFunc(out, func(o string) bool { return strings.Contains(q, o) }) {
+			continue
+		}
+		var name []queryWord
+		tok.each(q, func(t string) {
+			if !tok.whole {
+				name = append(name, queryWord{text: t, stem: t})
+			}
+		})
+		if len(name) > 1 && !ix.seen(name, tok) {
+			errs = append(errs, q)
+		}
+	}
+	return errs
+}
+
+// quoted gives the texts a question quotes in double quotes or backticks.
+func quoted(query string) []string {
+	var out []string
+	for _, pair := range [...][2]string{{"\"", "\""}, {"“", "”"}, {"`", "`"}} {
+		rest := query
+		for {
+			i := strings.Index(rest, pair[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(pair[0]):]
+			j := strings.Index(rest, pair[1])
+			if j < 0 {
+				break
+			}
+			if q := strings.TrimSpace(rest[:j]); q != "" && !strings.HasPrefix(q, "`") {
+				out = append(out, q)
+			}
+			rest = rest[j+len(pair[1]):]
+		}
+	}
+	return out
+}
+
+// failureWords reports whether a quoted text says something failed.
+func failureWords(q string) bool {
+	lower := strings.ToLower(q)
+	for _, w := range failureMarks {
+		if i := strings.Index(lower, w); i >= 0 && (i == 0 || !isWordRune(rune(lower[i-1]))) {
+			return true
+		}
+	}
+	return strings.HasPrefix(q, "** (")
+}
+
+// failureMarks are the words with which output says something failed.
+var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation"}
 
 // maxJudged is the most names of a prompt Unknown judges.
 const maxJudged = 64

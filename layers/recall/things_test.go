@@ -63,6 +63,7 @@ func TestUnknownThings(t *testing.T) {
 		say("with_span/2 wraps the report in its own span; it was resolved at the build."),
 		say("Set `@max_lookups 10` and `[:session, :lookup]` as its key."),
 		say("The dashboard live view renders the checker report."),
+		say("The build script failed: Could not resolve the report module."),
 		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -228,6 +229,13 @@ func TestUnknownThings(t *testing.T) {
 		{"Where does DashboardLive render the checker report?", nil},
 		{"Why did we rename the checker report's view to DashboardLive?", []string{"DashboardLive"}},
 		{"Why was `Lookup` renamed into `DashboardLive`?", []string{"DashboardLive"}},
+		// An error quoted is quoted as printed: memory that saw it holds
+		// its words side by side. Other quotes may be loose.
+		{`Why did the build script fail with "could not resolve"?`, nil},
+		{"Why did the build script fail with `could not resolve`?", nil},
+		{`Why did the build script fail with "database disk image is malformed"?`, []string{"database disk image is malformed"}},
+		{"Why did the build script fail with `the report module timed out`?", []string{"the report module timed out"}},
+		{`Why does the checker report say "fresh lookups ready"?`, nil},
 		// A duration stated is one memory holds, however written.
 		{"Why does the registry's TTL last 90 seconds?", nil},
 		{"Why does the registry sweep every 15 seconds?", nil},
