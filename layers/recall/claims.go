@@ -50,7 +50,7 @@ func unitMS(u string) int64 {
 }
 
 // durations finds the durations text writes: a number and its unit
-// ("15s", "90 seconds", "5-minute", "500ms"), Erlang's timer functions
+// ("15s", "90 seconds", "5-minute", "500ms", "five minutes"), Erlang's timer functions
 // (":timer.seconds(15)") and a number given to a name ending in its unit
 // ("@debounce_ms 500", "sweep_interval_seconds: 15"). Numbers may group
 // their digits with underscores (15_000). "500s" after a status code's
@@ -69,7 +69,24 @@ func durations(text string) []duration {
 	lower := string(b)
 	for i := 0; i < len(lower); i++ {
 		c := lower[i]
-		if !isDigitByte(c) || i > 0 && (isAlnumByte(lower[i-1]) || lower[i-1] == '.') {
+		if i > 0 && (isAlnumByte(lower[i-1]) || lower[i-1] == '.') {
+			continue
+		}
+		if c >= 'a' && c <= 'z' {
+			// A number in words: "five minutes", "ninety-second".
+			end := i
+			for end < len(lower) && lower[end] >= 'a' && lower[end] <= 'z' {
+				end++
+			}
+			if n := wordNumber(lower[i:end]); n > 0 {
+				if ms, to := unitAfter(lower, end, n); ms > 0 {
+					out = append(out, duration{text[i:to], n * ms})
+				}
+			}
+			i = end
+			continue
+		}
+		if !isDigitByte(c) {
 			continue
 		}
 		n, end := number(lower, i)
@@ -85,6 +102,29 @@ func durations(text string) []duration {
 	}
 	return out
 }
+
+// wordNumber gives the value of a number written in words that a duration
+// is stated in ("five minutes", "ninety seconds"), or 0.
+func wordNumber(w string) int64 {
+	if n := slices.Index(smallNumbers, w); n > 0 {
+		return int64(n)
+	}
+	switch w {
+	case "fifteen":
+		return 15
+	case "twenty":
+		return 20
+	case "thirty":
+		return 30
+	case "sixty":
+		return 60
+	case "ninety":
+		return 90
+	}
+	return 0
+}
+
+var smallNumbers = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
 
 // number reads the whole number at s[i:] (digits, underscores between
 // them), and where it ends; -1 for a number with a fraction or too long.

@@ -18,6 +18,7 @@ func TestDurations(t *testing.T) {
 		{"@debounce_ms 500 and ttl_seconds: 90", []int64{500, 90_000}},
 		{"Process.send_after(self(), :sweep, :timer.seconds(15))", []int64{15_000}},
 		{"timeout 15_000ms", []int64{15_000}},
+		{"from ninety seconds to five minutes, a two-hour window", []int64{90_000, 300_000, 7_200_000}},
 		// Not durations: status codes, a fraction, a letter apart, a
 		// version, a number with no unit, a unit inside a word.
 		{"returned 500s and 404s", nil},
@@ -27,6 +28,7 @@ func TestDurations(t *testing.T) {
 		{"}, 2000)", nil},
 		{"h264 and sha256sum, 3des", nil},
 		{"5 messages in 2 sessions", nil},
+		{"one more second, someone's hours, fives", nil},
 	} {
 		var got []int64
 		for _, d := range durations(c.text) {
