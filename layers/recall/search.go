@@ -1390,9 +1390,12 @@ func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []str
 	return errs
 }
 
-// quoted gives the texts a question quotes in double quotes or backticks.
+// quoted gives the texts a question quotes in double quotes, backticks or
+// single quotes (a single quote opening after a space or a bracket and
+// closing before one or a stop, so that "couldn't" and "it's" quote
+// nothing).
 func quoted(query string) []string {
-	var out []string
+	out := singleQuoted(query)
 	for _, pair := range [...][2]string{{"\"", "\""}, {"“", "”"}, {"`", "`"}} {
 		rest := query
 		for {
@@ -1414,6 +1417,26 @@ func quoted(query string) []string {
 	return out
 }
 
+func singleQuoted(query string) []string {
+	var out []string
+	open := -1
+	for i := 0; i < len(query); i++ {
+		if query[i] != '\'' {
+			continue
+		}
+		before := i == 0 || strings.IndexByte(" \t\n([", query[i-1]) >= 0
+		after := i+1 == len(query) || strings.IndexByte(" \t\n.,;:?!)]", query[i+1]) >= 0
+		switch {
+		case open < 0 && before && !after:
+			open = i + 1
+		case open >= 0 && after && i > open && query[i-1] != ' ':
+			out = append(out, query[open:i])
+			open = -1
+		}
+	}
+	return out
+}
+
 // failureWords reports whether a quoted text says something failed.
 func failureWords(q string) bool {
 	lower := strings.ToLower(q)
@@ -1426,7 +1449,7 @@ func failureWords(q string) bool {
 }
 
 // failureMarks are the words with which output says something failed.
-var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation"}
+var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected"}
 
 // maxJudged is the most names of a prompt Unknown judges.
 const maxJudged = 64

@@ -236,6 +236,9 @@ func TestUnknownThings(t *testing.T) {
 		{`Why did the build script fail with "database disk image is malformed"?`, []string{"database disk image is malformed"}},
 		{"Why did the build script fail with `the report module timed out`?", []string{"the report module timed out"}},
 		{`Why does the checker report say "fresh lookups ready"?`, nil},
+		{"Why did the build script fail with 'could not resolve' again?", nil},
+		{"Why did the build script hit 'report stack size exceeded'? It couldn't go on.", []string{"report stack size exceeded"}},
+		{"Why couldn't the build script's 'report' step fail? It's the shell's.", nil},
 		// A duration stated is one memory holds, however written.
 		{"Why does the registry's TTL last 90 seconds?", nil},
 		{"Why does the registry sweep every 15 seconds?", nil},
