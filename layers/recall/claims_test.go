@@ -39,3 +39,36 @@ func TestDurations(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedErrors: what a question quotes, and which quotes are errors
+// (quoted as printed) rather than labels or phrases (quoted loosely).
+func TestQuotedErrors(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{`why "database is locked" and “too many open files”?`, []string{"database is locked", "too many open files"}},
+		{"what printed `curl: (28) Operation timed out` and 'Maximum call stack size exceeded'?", []string{"Maximum call stack size exceeded", "curl: (28) Operation timed out"}},
+		{"couldn't the page's 'Show more' button work? it's fine", []string{"Show more"}},
+		{"a fence ```\n** (KeyError) \"boom\" failed\n``` quotes nothing, nor an open one ```\n'x' failed", nil},
+	} {
+		if got := quoted(c.q); !slices.Equal(got, c.want) {
+			t.Errorf("quoted(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+	for q, want := range map[string]bool{
+		"database is locked":                true,
+		"Could not resolve":                 true,
+		"** (KeyError) key :x":              true,
+		"terror of the night":               false,
+		"the terror error":                  true,
+		"Show N more lines":                 false,
+		"Open conversation":                 false,
+		"is beyond a symbolic link":         false,
+		"tail: inotify resources exhausted": true,
+	} {
+		if got := failureWords(q); got != want {
+			t.Errorf("failureWords(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -1285,35 +1285,6 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	return out
 }
 
-// unknownSpans gives the code a question quotes in several words that
-// memory never holds as written, unless a name in it is already known
-// to be unknown (out).
-func (ix *Index) unknownSpans(query string, out []string, tok *tokenizer) []string {
-	var spans []string
-	fields := strings.Fields(query)
-	for _, sp := range inlineCode(fields) {
-		// Code quoted in several words is quoted as it was written
-		// (`@default_visible_lines 20`, `[:session_id, :timestamp]`): it
-		// is known when memory holds its words side by side, not merely
-		// each (never15 asked about a setting and a key memory holds
-		// with other values).
-		if sp[1]-sp[0] < 2 {
-			continue
-		}
-		var name []queryWord
-		span := strings.Trim(strings.Join(fields[sp[0]:sp[1]], " "), "`\"'()[]{}“”‘’?!,;.")
-		tok.each(span, func(t string) {
-			if !tok.whole {
-				name = append(name, queryWord{text: t, stem: t})
-			}
-		})
-		if len(name) > 1 && !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(span, o) }) && !ix.seen(name, tok) {
-			spans = append(spans, span)
-		}
-	}
-	return spans
-}
-
 // answering gives the ranked units that answer a question: none when no
 // unit covers threshold of it (memory holds no answer), else every unit
 // that does, and the better-ranked ones before the first that does. The
@@ -1327,7 +1298,7 @@ func answering(units []unit, threshold float64) []unit {
 	if first < 0 {
 		return nil
 	}
-	out := units[:first:first]
+	out := slices.Clone(units[:first])
 	for _, u := range units[first:] {
 		if u.coverage >= threshold {
 			out = append(out, u)
@@ -1335,121 +1306,6 @@ func answering(units []unit, threshold float64) []unit {
 	}
 	return out
 }
-
-// newNames marks the words of a question that name what a rename gave
-// ("why did we rename PaneListLive to DashboardLive", "SubagentLive got
-// renamed into AgentTranscriptLive"): the name after "to" or "into",
-// within a few words of the rename. A rename's new name is written as it
-// is, in the code and in what is said of it; memory that holds its words
-// only in prose ("the dashboard live view") never saw it.
-func newNames(words []questionWord) []bool {
-	marks := make([]bool, len(words))
-	for i, w := range words {
-		if !strings.HasPrefix(strings.ToLower(w.text), "renam") {
-			continue
-		}
-		for j := i + 1; j < len(words) && j <= i+renameReach; j++ {
-			if t := strings.ToLower(words[j].text); (t == "to" || t == "into") && j+1 < len(words) && words[j+1].name {
-				marks[j+1] = true
-				break
-			}
-			if words[j].ends && j > i+1 {
-				break
-			}
-		}
-	}
-	return marks
-}
-
-// renameReach is how many words after "rename" its new name may come.
-const renameReach = 8
-
-// unknownErrors gives the error messages a question quotes that memory
-// never holds: a quoted text (in double quotes or backticks) with a word
-// of failure in it ("database disk image is malformed", `curl: (28)
-// Operation timed out`) is quoted from output, as it was printed, and
-// memory that saw it holds its words side by side. Other quotes are let
-// be: a question quotes a label or a phrase loosely ("show more lines"
-// for "Show N more lines"), an error as it was printed.
-func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []string {
-	var errs []string
-	for _, q := range quoted(query) {
-		if !failureWords(q) || slices.ContainsFunc(out, func(o string) bool { return strings.Contains(q, o) }) {
-			continue
-		}
-		var name []queryWord
-		tok.each(q, func(t string) {
-			if !tok.whole {
-				name = append(name, queryWord{text: t, stem: t})
-			}
-		})
-		if len(name) > 1 && !ix.seen(name, tok) {
-			errs = append(errs, q)
-		}
-	}
-	return errs
-}
-
-// quoted gives the texts a question quotes in double quotes, backticks or
-// single quotes (a single quote opening after a space or a bracket and
-// closing before one or a stop, so that "couldn't" and "it's" quote
-// nothing).
-func quoted(query string) []string {
-	out := singleQuoted(query)
-	for _, pair := range [...][2]string{{"\"", "\""}, {"“", "”"}, {"`", "`"}} {
-		rest := query
-		for {
-			i := strings.Index(rest, pair[0])
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(pair[0]):]
-			j := strings.Index(rest, pair[1])
-			if j < 0 {
-				break
-			}
-			if q := strings.TrimSpace(rest[:j]); q != "" && !strings.HasPrefix(q, "`") {
-				out = append(out, q)
-			}
-			rest = rest[j+len(pair[1]):]
-		}
-	}
-	return out
-}
-
-func singleQuoted(query string) []string {
-	var out []string
-	open := -1
-	for i := 0; i < len(query); i++ {
-		if query[i] != '\'' {
-			continue
-		}
-		before := i == 0 || strings.IndexByte(" \t\n([", query[i-1]) >= 0
-		after := i+1 == len(query) || strings.IndexByte(" \t\n.,;:?!)]", query[i+1]) >= 0
-		switch {
-		case open < 0 && before && !after:
-			open = i + 1
-		case open >= 0 && after && i > open && query[i-1] != ' ':
-			out = append(out, query[open:i])
-			open = -1
-		}
-	}
-	return out
-}
-
-// failureWords reports whether a quoted text says something failed.
-func failureWords(q string) bool {
-	lower := strings.ToLower(q)
-	for _, w := range failureMarks {
-		if i := strings.Index(lower, w); i >= 0 && (i == 0 || !isWordRune(rune(lower[i-1]))) {
-			return true
-		}
-	}
-	return strings.HasPrefix(q, "** (")
-}
-
-// failureMarks are the words with which output says something failed.
-var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected"}
 
 // maxJudged is the most names of a prompt Unknown judges.
 const maxJudged = 64
@@ -1461,16 +1317,8 @@ const maxJudged = 64
 func (ix *Index) unknownCode(query string, tok *tokenizer) []string {
 	var out, run []string
 	flush := func() {
-		if len(run) > 1 {
-			var name []queryWord
-			tok.each(strings.Join(run, " "), func(t string) {
-				if !tok.whole {
-					name = append(name, queryWord{text: t, stem: t})
-				}
-			})
-			if len(name) > 1 && !ix.seen(name, tok) {
-				out = append(out, strings.Join(run, " "))
-			}
+		if len(run) > 1 && !ix.heldSideBySide(strings.Join(run, " "), tok) {
+			out = append(out, strings.Join(run, " "))
 		}
 		run = run[:0]
 	}

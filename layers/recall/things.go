@@ -233,7 +233,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 				i += max(n, 1)
 				continue
 			}
-			if !ix.seen(run[i:i+n], tok) && !ix.seenKind(run[i:i+n], tok) && !ix.seenAsKind(run[i:i+n], tok) {
+			if !ix.seen(run[i:i+n], tok) && !ix.seenKind(run[i:i+n], tok) && !ix.seenByName(run[i:i+n], tok) {
 				var ws []string
 				for _, w := range run[i : i+n] {
 					ws = append(ws, w.text)
@@ -248,14 +248,14 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	return out
 }
 
-// seenAsKind reports whether a listed thing of several words is a name
+// seenByName reports whether a listed thing of several words is a name
 // memory knows (a listed thing, or a word the question capitalises)
-// followed by what kind of thing it is: "the Ash
-// framework" is Ash, "the Sentry SDK" Sentry, "the Codex CLI" Codex
-// (fresh26's answerable question about "the Ash framework's tracing" was
-// refused for a phrase memory never writes). A kind that makes another
-// product of the name (SQL Server, App Engine) is not one of kindWords.
-func (ix *Index) seenAsKind(run []queryWord, tok *tokenizer) bool {
+// followed by what kind of thing it is: "the Ash framework" is Ash, "the
+// Sentry SDK" Sentry, "the Codex CLI" Codex (fresh26's answerable
+// question about "the Ash framework's tracing" was refused for a phrase
+// memory never writes). A kind that makes another product of the name
+// (SQL Server, App Engine) is not one of kindWords.
+func (ix *Index) seenByName(run []queryWord, tok *tokenizer) bool {
 	n := len(run)
 	if n < 2 || !slices.Contains(kindWords, strings.ToLower(run[n-1].text)) {
 		return false
