@@ -238,20 +238,10 @@ func (ix *Index) holdsDuration(ms int64, tok *tokenizer) bool {
 		return true // too many to read in a prompt's time: taken as held
 	}
 	for _, w := range words {
-		for si, s := range ix.segs {
-			first, cnt, ok := s.term(w)
-			if !ok {
-				continue
-			}
-			for p := first; p < first+cnt; p++ {
-				d, _ := s.posting(p)
-				if int(d) >= s.nDocs || ix.hidden[si].has(d) {
-					continue
-				}
-				for _, h := range durations(ix.docText(docRef{si, d}, s.doc(int(d)))) {
-					if h.ms == ms {
-						return true
-					}
+		for text := range ix.textsHolding(w) {
+			for _, h := range durations(text) {
+				if h.ms == ms {
+					return true
 				}
 			}
 		}

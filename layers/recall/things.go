@@ -2,6 +2,7 @@ package recall
 
 import (
 	_ "embed"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -349,34 +350,47 @@ func (ix *Index) phrase(name []queryWord) (want []string, rarest string) {
 // want side by side; it reads at most budget documents, and takes from
 // budget what it read.
 func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokenizer) bool {
-	for si, s := range ix.segs {
-		first, cnt, ok := s.term(rarest)
-		if !ok {
-			continue
+	for text := range ix.textsHolding(rarest) {
+		if *budget <= 0 {
+			return false
 		}
-		for p := first; p < first+cnt; p++ {
-			d, _ := s.posting(p)
-			if int(d) >= s.nDocs || ix.hidden[si].has(d) {
-				continue
+		*budget--
+		var got []string
+		tok.each(text, func(t string) {
+			if !tok.whole {
+				got = append(got, t)
 			}
-			if *budget <= 0 {
-				return false
-			}
-			*budget--
-			var got []string
-			tok.each(ix.docText(docRef{si, d}, s.doc(int(d))), func(t string) {
-				if !tok.whole {
-					got = append(got, t)
-				}
-			})
-			for i := 0; i+len(want) <= len(got); i++ {
-				if slices.Equal(got[i:i+len(want)], want) {
-					return true
-				}
+		})
+		for i := 0; i+len(want) <= len(got); i++ {
+			if slices.Equal(got[i:i+len(want)], want) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// textsHolding gives the texts of the documents holding term that are
+// current (not hidden by a later version of their file), read as they
+// are asked for.
+func (ix *Index) textsHolding(term string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for si, s := range ix.segs {
+			first, cnt, ok := s.term(term)
+			if !ok {
+				continue
+			}
+			for p := first; p < first+cnt; p++ {
+				d, _ := s.posting(p)
+				if int(d) >= s.nDocs || ix.hidden[si].has(d) {
+					continue
+				}
+				if !yield(ix.docText(docRef{si, d}, s.doc(int(d)))) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // plainNames name a thing only in some uses: "rewrite the editor in
