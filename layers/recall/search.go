@@ -1259,9 +1259,16 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 		judged[w.text] = true
 		known := false
-		if strings.ContainsAny(w.text, "._/-:") {
+		switch {
+		case schemaName(words, i):
+			// A table or a column is named as the schema writes it
+			// (review_tokens, token_count), not by its words in prose:
+			// memory that speaks of review tokens never held such a
+			// table (fresh28, never14).
+			known = ix.heldAsWritten(strings.ToLower(w.text))
+		case strings.ContainsAny(w.text, "._/-:"):
 			known = ix.knownIdentifier(w.text, w.code, tok)
-		} else {
+		default:
 			// A plain word of code is written as it is: `severity` is
 			// not seen through a word of its thesaurus group (priority).
 			known = ix.knownName(w.text, w.code && !named(w.text, false) || renamed[i], tok)
@@ -1306,6 +1313,17 @@ func answering(units []unit, threshold float64) []unit {
 	}
 	return out
 }
+
+// schemaName reports whether words[i] is a snake_case name a schema noun
+// follows: "the review_tokens table", "a token_count column".
+func schemaName(words []questionWord, i int) bool {
+	w := words[i]
+	return strings.Contains(w.text, "_") && !strings.ContainsAny(w.text, "./:-") && !w.ends &&
+		i+1 < len(words) && slices.Contains(schemaNouns, strings.ToLower(words[i+1].text))
+}
+
+// schemaNouns say that the name before them is a table's or a column's.
+var schemaNouns = []string{"attribute", "attributes", "column", "columns", "field", "fields", "table", "tables"}
 
 // maxJudged is the most names of a prompt Unknown judges.
 const maxJudged = 64

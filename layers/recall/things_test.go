@@ -64,6 +64,7 @@ func TestUnknownThings(t *testing.T) {
 		say("Set `@max_lookups 10` and `[:session, :lookup]` as its key."),
 		say("The dashboard live view renders the checker report."),
 		say("The build script failed: Could not resolve the report module."),
+		say("The report tokens are kept with the session_id of each lookup."),
 		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -239,6 +240,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did the build script fail with 'could not resolve' again?", nil},
 		{"Why did the build script hit 'report stack size exceeded'? It couldn't go on.", []string{"report stack size exceeded"}},
 		{"Why couldn't the build script's 'report' step fail? It's the shell's.", nil},
+		// A table or a column is named as the schema writes it, not by
+		// its words in prose.
+		{"Which migration created the report_tokens table?", []string{"report_tokens"}},
+		{"What does the `session_id` column of the lookups hold?", nil},
+		{"Where are the report_tokens kept?", nil},
 		// A duration stated is one memory holds, however written.
 		{"Why does the registry's TTL last 90 seconds?", nil},
 		{"Why does the registry sweep every 15 seconds?", nil},
