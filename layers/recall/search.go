@@ -1246,8 +1246,9 @@ func (ix *Index) feedback(units []unit, seen map[string]bool, n float64, tok *to
 func (ix *Index) Unknown(query string) []string { return ix.unknown(query, newTokenizer()) }
 
 func (ix *Index) unknown(query string, tok *tokenizer) []string {
-	out := ix.unknownCode(query, tok)
-	words := questionWords(query)
+	fields := strings.Fields(query)
+	out := ix.unknownCode(fields, tok)
+	words := questionWords(fields)
 	// A name written again is judged once; past maxJudged names the
 	// prompt is a pasted log or listing, not a question about things, and
 	// the rest are let through, as a name too common to scan for is.
@@ -1277,9 +1278,9 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			out = append(out, w.text)
 		}
 	}
-	out = append(out, ix.unknownSpans(query, out, tok)...)
+	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	out = append(out, ix.unknownErrors(query, out, tok)...)
-	for _, d := range stated(query) {
+	for _, d := range durations(query) {
 		if !ix.holdsDuration(d.ms, tok) {
 			out = append(out, d.text)
 		}
@@ -1332,7 +1333,7 @@ const maxJudged = 64
 // words written with a sigil, side by side ("@tag :skip", "@moduletag
 // :integration"), are one piece of code, known when memory holds their
 // words side by side, not merely each.
-func (ix *Index) unknownCode(query string, tok *tokenizer) []string {
+func (ix *Index) unknownCode(fields []string, tok *tokenizer) []string {
 	var out, run []string
 	flush := func() {
 		if len(run) > 1 && !ix.heldSideBySide(strings.Join(run, " "), tok) {
@@ -1340,7 +1341,7 @@ func (ix *Index) unknownCode(query string, tok *tokenizer) []string {
 		}
 		run = run[:0]
 	}
-	for _, f := range strings.Fields(query) {
+	for _, f := range fields {
 		f = strings.TrimRight(strings.Trim(f, "`\"'()"), "?!,;.")
 		if len(f) > 1 && (f[0] == '@' || f[0] == ':') && isWordRune(rune(f[1])) {
 			run = append(run, f)
@@ -1590,10 +1591,9 @@ type questionWord struct {
 	name, ends, code bool
 }
 
-func questionWords(query string) []questionWord {
+func questionWords(fields []string) []questionWord {
 	var out []questionWord
 	start := true
-	fields := strings.Fields(query)
 	code := codeSpans(fields)
 	for i, w := range fields {
 		code := code[i]

@@ -350,13 +350,13 @@ func (ix *Index) phrase(name []queryWord) (want []string, rarest string) {
 // want side by side; it reads at most budget documents, and takes from
 // budget what it read.
 func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokenizer) bool {
-	for text := range ix.textsHolding(rarest) {
+	for at, d := range ix.docsHolding(rarest) {
 		if *budget <= 0 {
 			return false
 		}
 		*budget--
 		var got []string
-		tok.each(text, func(t string) {
+		tok.each(ix.docText(at, d), func(t string) {
 			if !tok.whole {
 				got = append(got, t)
 			}
@@ -370,11 +370,11 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 	return false
 }
 
-// textsHolding gives the texts of the documents holding term that are
-// current (not hidden by a later version of their file), read as they
-// are asked for.
-func (ix *Index) textsHolding(term string) iter.Seq[string] {
-	return func(yield func(string) bool) {
+// docsHolding gives the documents holding term that are current (not
+// hidden by a later version of their file); a caller reads the text of
+// those it wants, within its budget.
+func (ix *Index) docsHolding(term string) iter.Seq2[docRef, doc] {
+	return func(yield func(docRef, doc) bool) {
 		for si, s := range ix.segs {
 			first, cnt, ok := s.term(term)
 			if !ok {
@@ -385,7 +385,7 @@ func (ix *Index) textsHolding(term string) iter.Seq[string] {
 				if int(d) >= s.nDocs || ix.hidden[si].has(d) {
 					continue
 				}
-				if !yield(ix.docText(docRef{si, d}, s.doc(int(d)))) {
+				if !yield(docRef{si, d}, s.doc(int(d))) {
 					return
 				}
 			}
