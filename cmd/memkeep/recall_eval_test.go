@@ -71,7 +71,7 @@ func TestRecallQuestions(t *testing.T) {
 	// the code: their figures say how the tuning carries to questions no
 	// one tuned for.
 	var pooled evalScore
-	for _, name := range []string{"fresh.json", "fresh2.json", "fresh3.json", "fresh4.json", "fresh5.json", "fresh6.json", "fresh7.json", "fresh8.json", "fresh9.json", "fresh10.json", "fresh11.json", "fresh12.json", "fresh13.json", "fresh14.json", "fresh15.json", "fresh16.json", "fresh17.json", "fresh18.json", "fresh19.json", "fresh20.json", "fresh21.json", "fresh22.json", "fresh23.json", "fresh24.json", "fresh25.json", "fresh26.json", "fresh27.json", "fresh28.json", "never9.json", "never10.json", "never11.json", "never12.json", "never13.json", "never14.json", "never15.json", "never16.json", "never17.json"} {
+	for _, name := range []string{"fresh.json", "fresh2.json", "fresh3.json", "fresh4.json", "fresh5.json", "fresh6.json", "fresh7.json", "fresh8.json", "fresh9.json", "fresh10.json", "fresh11.json", "fresh12.json", "fresh13.json", "fresh14.json", "fresh15.json", "fresh16.json", "fresh17.json", "fresh18.json", "fresh19.json", "fresh20.json", "fresh21.json", "fresh22.json", "fresh23.json", "fresh24.json", "fresh25.json", "fresh26.json", "fresh27.json", "fresh28.json", "fresh29.json", "fresh30.json", "never9.json", "never10.json", "never11.json", "never12.json", "never13.json", "never14.json", "never15.json", "never16.json", "never17.json", "never18.json"} {
 		pooled.pool(askSet(t, p, l1, name))
 	}
 	t.Logf("the fresh sets together: %d questions; hit@1 %d (grep %d), hit@5 %d, the prompt hook %d; refused as naming what memory never mentions %d", pooled.asked, pooled.hit1, pooled.grep1, pooled.hit5, pooled.hook, len(pooled.refused))

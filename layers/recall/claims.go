@@ -428,3 +428,178 @@ func failureWords(q string) bool {
 
 // failureMarks are the words with which output says something failed.
 var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected"}
+
+// Counts. A question may state how many of something a setting or a
+// result holds: "collapse after 25 lines", "cut at 800 characters", "the
+// queue's concurrency to 50", "`@default_visible_lines` to 20". Like a
+// duration, a count is written as a number, never in other words, and
+// memory that holds the answer holds the number next to what it counts.
+// Memory that never does has no answer (never15's
+// `@default_visible_lines` 20 and never18's 25 lines, 800 characters and
+// concurrency of 50, none of which happened; no answerable question of
+// the eval's sets states a count memory does not hold beside its noun).
+
+// count is a number a question states of something: as written, the
+// number, and what it counts: the stem of a noun memory must write near
+// it, or a code name it must write just before it.
+type count struct {
+	text, n string
+	noun    string
+	name    string
+}
+
+// countNouns are the stems of what a number counts, written after it
+// ("25 lines", "800 characters") or as a code name's last part before it
+// ("max_tokens: 1024", "@default_visible_lines 20").
+var countNouns = []string{
+	"attempt", "byte", "char", "charact", "column", "connect", "entri", "gb", "item", "kb", "line", "mb", "messag",
+	"percent", "pixel", "px", "record", "request", "retri", "row", "token", "worker",
+}
+
+// settingNouns are the stems of settings a number is given after their
+// plain name ("concurrency to 50", "port 4000", "a limit of 20").
+var settingNouns = []string{"batch", "cap", "capac", "concurr", "limit", "max", "maximum", "port", "size", "threshold", "width"}
+
+// countWords splits text into words for counts, lower-cased, with their
+// punctuation trimmed; "25-line" is two words. The joiners of code names
+// stay: subagent_live.ex:25 is one word, and no number.
+func countWords(text string) []string {
+	var out []string
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.Trim(f, "`\"'()[]{}<>,;?!“”‘’*")
+		f = strings.TrimRight(f, ".:=")
+		if f == "" {
+			continue
+		}
+		if i := strings.IndexByte(f, '-'); i > 0 && allDigits(f[:i]) {
+			out = append(out, f[:i], f[i+1:])
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func allDigits(s string) bool {
+	for i := range len(s) {
+		if !isDigit(rune(s[i])) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// settingName reports whether a word is a setting's code name a number
+// is given to: a module attribute (@max_lookups), a snake_case key
+// (pool_size:), or a dotted name ending in a count or a setting
+// (config.max_rows), not a file (lookup_at_start.ex).
+func settingName(w string, tok *tokenizer) bool {
+	switch {
+	case strings.HasPrefix(w, "@"):
+		return len(w) > 1
+	case strings.ContainsRune(w, '/'):
+		return false
+	case strings.ContainsRune(w, '.'):
+		return countNoun(w, countNouns, tok) != "" || countNoun(w, settingNouns, tok) != ""
+	}
+	return strings.ContainsRune(w, '_')
+}
+
+// countNoun gives the stem of a word among nouns, or "": the word itself,
+// or a code name's last part.
+func countNoun(w string, nouns []string, tok *tokenizer) string {
+	if at := strings.LastIndexAny(w, "_."); at >= 0 {
+		w = w[at+1:]
+	}
+	if s := tok.stem(strings.TrimLeft(w, "@:")); slices.Contains(nouns, s) {
+		return s
+	}
+	return ""
+}
+
+// countLinks are the words between a setting and its number ("set to 50").
+var countLinks = []string{"to", "at", "of", "is", "was", "from", "set", "="}
+
+// maxCountDigits is the most digits of a count: longer numbers are ids
+// and timestamps (a migration's 20260212165422).
+const maxCountDigits = 6
+
+// counts finds the counts a question states: a number of at least two
+// digits with what it counts after it, directly or after one word ("25
+// lines", "20 result lines"), or a setting named just before it, or
+// before "set to", "is", "of"… ("concurrency to 50",
+// "`@default_visible_lines` set to 20"). A number of one digit is left out:
+// memory does not index it, and a question's "4 messages instead of 2"
+// is as likely told in words.
+func counts(text string, tok *tokenizer) []count {
+	ws := countWords(withoutFences(text))
+	var out []count
+	for i, w := range ws {
+		if len(out) == maxCounts {
+			break
+		}
+		if len(w) < 2 || len(w) > maxCountDigits || !allDigits(w) {
+			continue
+		}
+		c := count{n: w}
+		j := i - 1
+		for k := 0; k < 2 && j >= 0 && slices.Contains(countLinks, ws[j]); k++ {
+			j--
+		}
+		switch {
+		case j >= 0 && settingName(ws[j], tok):
+			c.name, c.text = ws[j], ws[j]+" "+w
+		case j >= 0 && countNoun(ws[j], settingNouns, tok) != "":
+			c.noun, c.text = countNoun(ws[j], settingNouns, tok), ws[j]+" "+w
+		case i+1 < len(ws) && countNoun(ws[i+1], countNouns, tok) != "":
+			c.noun, c.text = countNoun(ws[i+1], countNouns, tok), w+" "+ws[i+1]
+		case i+2 < len(ws) && !allDigits(ws[i+1]) && countNoun(ws[i+2], countNouns, tok) != "":
+			c.noun, c.text = countNoun(ws[i+2], countNouns, tok), strings.Join(ws[i:i+3], " ")
+		default:
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// maxCounts is the most counts a question is judged by: each costs up
+// to durationScan records read, and a prompt stating more is a pasted
+// log, not a question.
+const maxCounts = 3
+
+// countSpan is how many words from its noun memory may write a count:
+// "writes 2 messages, but the second sync also finds 2, so 4 total"
+// holds 4 messages.
+const countSpan = 10
+
+// holdsCount reports whether memory writes c's number near what it
+// counts: within countSpan words of its noun, or just after its code name
+// (a key and a colon, an attribute and its value). It reads the
+// documents holding the number, and past durationScan of them takes the
+// count as held.
+func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
+	if ix.df(c.n) > durationScan {
+		return true
+	}
+	for at, d := range ix.docsHolding(c.n) {
+		ws := countWords(ix.docText(at, d))
+		for i, w := range ws {
+			if w != c.n {
+				continue
+			}
+			if c.name != "" {
+				if i > 0 && ws[i-1] == c.name || i > 1 && ws[i-2] == c.name {
+					return true
+				}
+				continue
+			}
+			for j := max(0, i-countSpan); j < min(len(ws), i+countSpan+1); j++ {
+				if j != i && (countNoun(ws[j], countNouns, tok) == c.noun || countNoun(ws[j], settingNouns, tok) == c.noun) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

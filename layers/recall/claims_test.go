@@ -40,6 +40,36 @@ func TestDurations(t *testing.T) {
 	}
 }
 
+// TestCounts: the counts a question states, by what they count or the
+// setting given them, and the numbers that count nothing.
+func TestCounts(t *testing.T) {
+	tok := newTokenizer()
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"why collapse after 25 lines and cut at 800 characters?", []string{"25 lines", "800 characters"}},
+		{"we bumped the queue's concurrency to 50, with 20 result rows", []string{"concurrency 50", "20 result rows"}},
+		{"`@default_visible_lines` set to 20, `max_tokens: 1024`", []string{"@default_visible_lines 20", "max_tokens 1024"}},
+		{"a 25-line cap; the server listens on port 4000", []string{"25 line", "port 4000"}},
+		// Not counts: one digit, a number in a name, an id, a number of
+		// nothing counted, a fenced paste.
+		{"4 messages instead of 2", nil},
+		{"subagent_live.ex:25 lines, v1.20 rows", nil},
+		{"the migration for messages (20260212165422)", nil},
+		{"in 2026 we had 30 of them", nil},
+		{"```\nexpected 12 rows, got 10\n```", nil},
+	} {
+		var got []string
+		for _, n := range counts(c.text, tok) {
+			got = append(got, n.text)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("counts(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
 // TestQuotedErrors: what a question quotes, and which quotes are errors
 // (quoted as printed) rather than labels or phrases (quoted loosely).
 func TestQuotedErrors(t *testing.T) {

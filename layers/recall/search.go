@@ -1280,6 +1280,12 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	out = append(out, ix.unknownErrors(query, out, tok)...)
+	for _, c := range counts(query, tok) {
+		// Quoted code stating it (`@max_lookups 20`) was judged whole.
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, c.n) }) && !ix.holdsCount(c, tok) {
+			out = append(out, c.text)
+		}
+	}
 	for _, d := range durations(query) {
 		if !ix.holdsDuration(d.ms, tok) {
 			out = append(out, d.text)
@@ -1398,6 +1404,20 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 	})
 	if words == 0 || slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
 		return true // known, or made of stop words only: "and/or" names nothing
+	}
+	if fileName(text) {
+		// A file is named as written: known whole, or by its words and
+		// extension side by side in a longer path (spotter.css in
+		// priv/static/assets/spotter.css), not by its words apart
+		// (never18's split into transcript.css, where memory holds
+		// transcripts and CSS).
+		var name []queryWord
+		tok.each(text, func(t string) {
+			if !tok.whole {
+				name = append(name, queryWord{text: t, stem: t})
+			}
+		})
+		return len(name) < 2 || ix.seen(name, tok)
 	}
 	if len(parts) < 2 && strings.Contains(text, "_") && oneName(text) && slices.ContainsFunc(strings.Split(text, "_"), func(p string) bool { return isStop(strings.ToLower(p)) }) {
 		// A snake_case name of one word and a function word
@@ -1577,6 +1597,16 @@ func oneName(text string) bool {
 // suffixParts are the parts of a name that say what kind of file or site
 // it is, not which.
 var suffixParts = []string{"ai", "app", "co", "com", "css", "dev", "ex", "exs", "go", "html", "http", "https", "io", "js", "json", "jsx", "lock", "md", "net", "org", "py", "rb", "rs", "sh", "toml", "ts", "tsx", "txt", "ui", "www", "yaml", "yml"}
+
+// fileExtensions are the extensions that make a name a file's.
+var fileExtensions = []string{"css", "eex", "ex", "exs", "go", "heex", "html", "js", "json", "jsonl", "jsx", "md", "py", "rb", "rs", "sh", "sql", "toml", "ts", "tsx", "txt", "yaml", "yml"}
+
+// fileName reports whether text names a file on its own, not in a path:
+// a name, a dot and an extension (transcript.css, notify-session-end.sh).
+func fileName(text string) bool {
+	i := strings.LastIndexByte(text, '.')
+	return i > 0 && !strings.ContainsAny(text, "/:") && slices.Contains(fileExtensions, strings.ToLower(text[i+1:]))
+}
 
 // questionWord is a word of a question as the checks for unknown names
 // read it: trimmed of punctuation and of a possessive ("SubagentLive's"),

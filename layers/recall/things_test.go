@@ -65,7 +65,9 @@ func TestUnknownThings(t *testing.T) {
 		say("The dashboard live view renders the checker report."),
 		say("The build script failed: Could not resolve the report module."),
 		say("The report tokens are kept with the session_id of each lookup."),
-		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."))...)
+		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."),
+		say("The report shows at most 40 lines; its pool size is 12, and it listens on port 4100."),
+		say("The layout links priv/static/assets/report.css."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -253,6 +255,22 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did we raise the registry's TTL from 90 seconds to 5 minutes?", []string{"5 minutes"}},
 		{"Why did we pick a 2-second debounce for the report?", []string{"2-second"}},
 		{"Why does the endpoint return 500s?", nil},
+		// So is a count: a number with what it counts, or the setting
+		// given it.
+		{"Why does the report show 40 lines?", nil},
+		{"Why does the report show only 25 lines?", []string{"25 lines"}},
+		{"Why is the pool size 12?", nil},
+		{"Why did we raise the pool size to 30?", []string{"size 30"}},
+		{"Why does the report listen on port 4100?", nil},
+		{"Why did we move the report to port 4200?", []string{"port 4200"}},
+		{"Why is `@max_lookups` set to 10?", nil},
+		{"Why is `@max_lookups` set to 20?", []string{"@max_lookups 20"}},
+		{"What is at lookup_at_start.ex:25 and in 25 of them?", nil},
+		{"Why 7 lines?", nil},
+		// A file is named as written, whole or at the end of a path.
+		{"What does lookup_at_start.ex hold?", nil},
+		{"Which layout links report.css?", nil},
+		{"Why did we split report.css into lookup.css and checker.css?", []string{"lookup.css", "checker.css"}},
 	})
 }
 
