@@ -1442,8 +1442,8 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		}
 		return ix.seen(name, tok)
 	}
-	if isThing(joined) || slices.ContainsFunc(parts, isThing) {
-		return ix.df(joined) > 0 || slices.ContainsFunc(parts, func(t string) bool { return isThing(t) && ix.df(t) > 0 }) && ix.knownLast(text, parts, code, tok)
+	if things := listedParts(text, tok); isThing(joined) || len(things) > 0 {
+		return ix.df(joined) > 0 || slices.ContainsFunc(things, func(t string) bool { return ix.df(t) > 0 }) && ix.knownLast(text, parts, code, tok)
 	}
 	return ix.knownLast(text, parts, code, tok)
 }
@@ -1597,6 +1597,20 @@ func oneName(text string) bool {
 // suffixParts are the parts of a name that say what kind of file or site
 // it is, not which.
 var suffixParts = []string{"ai", "app", "co", "com", "css", "dev", "ex", "exs", "go", "html", "http", "https", "io", "js", "json", "jsx", "lock", "md", "net", "org", "py", "rb", "rs", "sh", "toml", "ts", "tsx", "txt", "ui", "www", "yaml", "yml"}
+
+// listedParts gives the stems of an identifier's parts that are listed
+// things as written: "author" in author/message is a stem of
+// authorization, not the thing (fresh30's commit author and message).
+func listedParts(text string, tok *tokenizer) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		lw := strings.ToLower(w)
+		if st := tok.stem(lw); isThing(st) && writesThing([]queryWord{{text: lw, stem: st}}) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
 
 // fileExtensions are the extensions that make a name a file's.
 var fileExtensions = []string{"css", "eex", "ex", "exs", "go", "heex", "html", "js", "json", "jsonl", "jsx", "md", "py", "rb", "rs", "sh", "sql", "toml", "ts", "tsx", "txt", "yaml", "yml"}

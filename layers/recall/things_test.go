@@ -267,6 +267,10 @@ func TestUnknownThings(t *testing.T) {
 		{"Why is `@max_lookups` set to 20?", []string{"@max_lookups 20"}},
 		{"What is at lookup_at_start.ex:25 and in 25 of them?", nil},
 		{"Why 7 lines?", nil},
+		// A listed thing is one as written, not by its stem: author is
+		// authorization's.
+		{"Which checker fills in the author/report line?", nil},
+		{"Which checker adds authorization/report checks?", []string{"authorization/report"}},
 		// A file is named as written, whole or at the end of a path.
 		{"What does lookup_at_start.ex hold?", nil},
 		{"Which layout links report.css?", nil},
