@@ -1603,13 +1603,32 @@ var suffixParts = []string{"ai", "app", "co", "com", "css", "dev", "ex", "exs", 
 // authorization, not the thing (fresh30's commit author and message).
 func listedParts(text string, tok *tokenizer) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		lw := strings.ToLower(w)
-		if st := tok.stem(lw); isThing(st) && writesThing([]queryWord{{text: lw, stem: st}}) {
-			out = append(out, st)
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, w := range camelWords(f) {
+			lw := strings.ToLower(w)
+			if st := tok.stem(lw); isThing(st) && writesThing([]queryWord{{text: lw, stem: st}}) {
+				out = append(out, st)
+			}
 		}
 	}
 	return out
+}
+
+// camelWords splits a camelCase word as written: RedisCache into Redis
+// and Cache, HTTPServer into HTTP and Server.
+func camelWords(w string) []string {
+	rs := []rune(w)
+	var out []string
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		lowerBefore := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
+		acronymEnds := unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		if unicode.IsUpper(rs[i]) && (lowerBefore || acronymEnds) {
+			out = append(out, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(out, string(rs[start:]))
 }
 
 // fileExtensions are the extensions that make a name a file's.

@@ -271,6 +271,7 @@ func TestUnknownThings(t *testing.T) {
 		// authorization's.
 		{"Which checker fills in the author/report line?", nil},
 		{"Which checker adds authorization/report checks?", []string{"authorization/report"}},
+		{"What does RedisLookup.fetch return?", []string{"RedisLookup.fetch"}},
 		// A file is named as written, whole or at the end of a path.
 		{"What does lookup_at_start.ex hold?", nil},
 		{"Which layout links report.css?", nil},
