@@ -25,6 +25,7 @@ const (
 	wPath    = 1.6
 	wCmd     = 1.3
 	wProse   = 0.5
+	wScript  = 0.5
 	wPattern = 1.3
 	wDiff    = 1.2
 	wArg     = 1.0
@@ -141,9 +142,10 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		d.Kind = kindTool
 		b.field(f.tool, wToolNm)
 		b.field(f.file, wPath)
-		code, prose := splitProse(f.cmd)
+		code, prose, script := splitProse(f.cmd)
 		b.field(code, wCmd)
 		b.field(prose, wProse)
+		b.field(script, wScript)
 		b.field(f.pat, wPattern)
 		b.field(f.diff, wDiff)
 		b.field(f.arg, wArg)
@@ -381,12 +383,18 @@ func dayOf(date string) uint32 {
 	return uint32(max(0, t.Unix()/86400))
 }
 
-// splitProse parts a command into its code and the prose quoted in it: a
-// commit message, an issue's description or closing reason. The prose
+// splitProse parts a command into its code, the prose quoted in it (a
+// commit message, an issue's description or closing reason) and the
+// programs quoted in it (python3 -c "…" over several lines). The prose
 // retells work done elsewhere in the session, where the answer is; as a
-// command it would outweigh it.
-func splitProse(cmd string) (code, prose string) {
-	var c, p strings.Builder
+// command it would outweigh it. A quoted program's words are its
+// language's (line, print, load, type), which the thesaurus finds for a
+// question's plain words: they count as little as prose's, not as a
+// command's (a failed Python one-liner ranked first for four questions
+// in other words of fresh29 and fresh30; it still does, on its result's
+// words and its neighbours', by less).
+func splitProse(cmd string) (code, prose, script string) {
+	var c, p, sc strings.Builder
 	for i := 0; i < len(cmd); {
 		q := cmd[i]
 		if q != '"' && q != '\'' {
@@ -402,16 +410,23 @@ func splitProse(cmd string) (code, prose string) {
 			end++
 		}
 		quoted := cmd[i+1 : min(end, len(cmd))]
-		if isProse(quoted) {
+		switch {
+		case isProse(quoted):
 			p.WriteString(quoted)
 			p.WriteByte('\n')
-		} else {
+		case isScript(quoted):
+			sc.WriteString(quoted)
+			sc.WriteByte('\n')
+		default:
 			c.WriteString(cmd[i:min(end+1, len(cmd))])
 		}
 		i = end + 1
 	}
-	return c.String(), p.String()
+	return c.String(), p.String(), sc.String()
 }
+
+// isScript reports whether quoted code is a program of several lines.
+func isScript(s string) bool { return strings.Count(strings.TrimSpace(s), "\n") >= 2 }
 
 // isProse reports whether quoted text reads as sentences, not code: a
 // few words, hardly any of code's punctuation.

@@ -638,10 +638,17 @@ func TestSplitProse(t *testing.T) {
 		{`python3 -c "import json; d = json.load(open('x')); print(d['a'][0])"`,
 			`python3 -c "import json; d = json.load(open('x')); print(d['a'][0])"`, ""},
 		{`grep -rn "def poll" lib/`, `grep -rn "def poll" lib/`, ""},
+		// A program of several lines is neither: its words are its
+		// language's.
+		{"head -c 500 x.jsonl | python3 -c \"\nimport sys, json\nfor line in sys.stdin:\n    d = json.loads(line); print(d['type'], d['message']['id'], {k: v for k, v in d.items()})\"",
+			"head -c 500 x.jsonl | python3 -c ", ""},
 		{`bd close x-1 --reason='Done: the worker keeps its byte offset across restarts now'`,
 			`bd close x-1 --reason=`, "Done: the worker keeps its byte offset across restarts now\n"},
 	} {
-		code, prose := splitProse(c.cmd)
+		code, prose, script := splitProse(c.cmd)
+		if wantScript := strings.Contains(c.cmd, "\n    "); (script != "") != wantScript {
+			t.Errorf("splitProse(%q) gives script %q", c.cmd, script)
+		}
 		if code != c.code || prose != c.prose {
 			t.Errorf("splitProse(%q) = %q, %q; want %q, %q", c.cmd, code, prose, c.code, c.prose)
 		}

@@ -39,7 +39,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall13\n"
+const segMagic = "memkeep-recall14\n"
 
 const (
 	segHeader   = len(segMagic) + 10*4
