@@ -67,7 +67,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The report tokens are kept with the session_id of each lookup."),
 		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."),
 		say("The report shows at most 40 lines; its pool size is 12, and it listens on port 4100."),
-		say("The layout links priv/static/assets/report.css."))...)
+		say("The layout links priv/static/assets/report.css."),
+		say(`Added the "Open report" button to the dashboard.`))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -272,6 +273,12 @@ func TestUnknownThings(t *testing.T) {
 		{"Which checker fills in the author/report line?", nil},
 		{"Which checker adds authorization/report checks?", []string{"authorization/report"}},
 		{"What does RedisLookup.fetch return?", []string{"RedisLookup.fetch"}},
+		// A label of the interface is quoted as it reads on screen; a
+		// phrase in lower case is quoted loosely.
+		{"What does the 'Open report' button do?", nil},
+		{"Which route serves the 'Download report' button?", []string{"Download report"}},
+		{"Which route serves the \"Report open\" button?", []string{"Report open"}},
+		{"Where is the button to 'download the report'?", nil},
 		// A file is named as written, whole or at the end of a path.
 		{"What does lookup_at_start.ex hold?", nil},
 		{"Which layout links report.css?", nil},
