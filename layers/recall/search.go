@@ -1287,7 +1287,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 	}
 	for _, d := range durations(query) {
-		if !ix.holdsDuration(d.ms, tok) {
+		if !ix.holdsDuration(d.ms, timedBy(query, d), tok) {
 			out = append(out, d.text)
 		}
 	}

@@ -256,6 +256,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did we raise the registry's TTL from 90 seconds to 5 minutes?", []string{"5 minutes"}},
 		{"Why did we pick a 2-second debounce for the report?", []string{"2-second"}},
 		{"Why does the endpoint return 500s?", nil},
+		// And of what it times, when both say: the 15s is a sweep's,
+		// the 90 seconds a TTL's; the 2 minutes, untold, may be a wait's.
+		{"Why does the report's request use a 15-second timeout?", []string{"15-second"}},
+		{"Why a 90-second debounce for the report?", []string{"90-second"}},
+		{"Why is the sweep interval 15s?", nil},
 		// So is a count: a number with what it counts, or the setting
 		// given it.
 		{"Why does the report show 40 lines?", nil},
