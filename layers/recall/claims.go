@@ -274,12 +274,17 @@ var timingWords = [][]string{
 	{"interval", "sweep", "poll", "heartbeat", "every", "tick", "schedul"},
 }
 
+// timingReach is how many bytes either side of a duration timedBy reads.
+const timingReach = 80
+
 // timedBy gives the group of timingWords of the word nearest a duration
 // in text that is of one (within two words either side: "a 15-second
 // timeout", "TTL of 90 seconds", "@debounce_ms 500"), or -1.
 func timedBy(text string, d duration) int {
-	before := strings.Fields(strings.ToLower(text[:d.at]))
-	after := strings.Fields(strings.ToLower(text[d.end:]))
+	// Two words either side lie within a few dozen bytes: a long record
+	// is not split whole for each duration in it.
+	before := strings.Fields(strings.ToLower(text[max(0, d.at-timingReach):d.at]))
+	after := strings.Fields(strings.ToLower(text[d.end:min(len(text), d.end+timingReach)]))
 	// The nearest first: "a 90s TTL; @debounce_ms 500" times the 500 by
 	// its debounce.
 	var near []string
