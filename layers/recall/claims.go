@@ -593,6 +593,37 @@ func countNoun(w string, nouns []string, tok *tokenizer) string {
 	return ""
 }
 
+// counted gives the stem of what a word after a number says it counts,
+// or "": one of countNouns, or any plural noun ("200 commit hashes", "14
+// tests"), not a unit of time (a duration's) nor a function word.
+func counted(w string, tok *tokenizer) string {
+	if s := countNoun(w, countNouns, tok); s != "" {
+		return sameCount(s)
+	}
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || isStop(w) || unitMS(w) > 0 || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return ""
+	}
+	return tok.stem(w)
+}
+
+// nounStem gives the stem of a word as a count's noun: the word, or a
+// code name's last part.
+func nounStem(w string, tok *tokenizer) string {
+	if at := strings.LastIndexAny(w, "_."); at >= 0 {
+		w = w[at+1:]
+	}
+	return sameCount(tok.stem(strings.TrimLeft(w, "@:")))
+}
+
+// sameCount writes a count's noun one way where text writes it two
+// (chars, characters).
+func sameCount(stem string) string {
+	if stem == "charact" {
+		return "char"
+	}
+	return stem
+}
+
 // countLinks are the words between a setting and its number ("set to 50").
 var countLinks = []string{"to", "at", "of", "is", "was", "from", "set", "="}
 
@@ -614,8 +645,11 @@ func counts(text string, tok *tokenizer) []count {
 		if len(out) == maxCounts {
 			break
 		}
-		if len(w) < 2 || len(w) > maxCountDigits || !allDigits(w) {
-			continue
+		if len(w) < 2 || len(w) > maxCountDigits || !allDigits(w) || len(w) == 4 && w >= "1900" && w <= "2100" {
+			continue // one digit, an id, a year
+		}
+		if i+1 < len(ws) && unitMS(ws[i+1]) > 0 {
+			continue // a duration, judged as one
 		}
 		c := count{n: w}
 		j := i - 1
@@ -627,10 +661,10 @@ func counts(text string, tok *tokenizer) []count {
 			c.name, c.text = ws[j], ws[j]+" "+w
 		case j >= 0 && countNoun(ws[j], settingNouns, tok) != "":
 			c.noun, c.text = countNoun(ws[j], settingNouns, tok), ws[j]+" "+w
-		case i+1 < len(ws) && countNoun(ws[i+1], countNouns, tok) != "":
-			c.noun, c.text = countNoun(ws[i+1], countNouns, tok), w+" "+ws[i+1]
-		case i+2 < len(ws) && !allDigits(ws[i+1]) && countNoun(ws[i+2], countNouns, tok) != "":
-			c.noun, c.text = countNoun(ws[i+2], countNouns, tok), strings.Join(ws[i:i+3], " ")
+		case i+1 < len(ws) && counted(ws[i+1], tok) != "":
+			c.noun, c.text = counted(ws[i+1], tok), w+" "+ws[i+1]
+		case i+2 < len(ws) && !allDigits(ws[i+1]) && counted(ws[i+2], tok) != "":
+			c.noun, c.text = counted(ws[i+2], tok), strings.Join(ws[i:i+3], " ")
 		default:
 			continue
 		}
@@ -658,6 +692,9 @@ func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
 	if ix.df(c.n) > durationScan {
 		return true
 	}
+	// What memory counts may be written in another word of its group:
+	// 40 rows where memory says 40 lines.
+	nouns := append([]string{c.noun}, synonyms(c.noun)...)
 	for at, d := range ix.docsHolding(c.n) {
 		ws := countWords(ix.docText(at, d))
 		for i, w := range ws {
@@ -671,7 +708,7 @@ func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
 				continue
 			}
 			for j := max(0, i-countSpan); j < min(len(ws), i+countSpan+1); j++ {
-				if j != i && (countNoun(ws[j], countNouns, tok) == c.noun || countNoun(ws[j], settingNouns, tok) == c.noun) {
+				if j != i && slices.Contains(nouns, nounStem(ws[j], tok)) {
 					return true
 				}
 			}

@@ -54,7 +54,9 @@ func TestCounts(t *testing.T) {
 		{"a 25-line cap; the server listens on port 4000", []string{"25 line", "port 4000"}},
 		// Not counts: one digit, a number in a name, an id, a number of
 		// nothing counted, a fenced paste.
+		{"why reject more than 200 commit hashes?", []string{"200 commit hashes"}},
 		{"4 messages instead of 2", nil},
+		{"a TTL of 10 minutes seems long", nil},
 		{"subagent_live.ex:25 lines, v1.20 rows", nil},
 		{"the migration for messages (20260212165422)", nil},
 		{"in 2026 we had 30 of them", nil},

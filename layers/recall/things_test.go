@@ -265,6 +265,8 @@ func TestUnknownThings(t *testing.T) {
 		// given it.
 		{"Why does the report show 40 lines?", nil},
 		{"Why does the report show only 25 lines?", []string{"25 lines"}},
+		{"Why does the report show 40 rows?", nil},
+		{"Why does the report keep 40 sessions?", []string{"40 sessions"}},
 		{"Why is the pool size 12?", nil},
 		{"Why did we raise the pool size to 30?", []string{"size 30"}},
 		{"Why does the report listen on port 4100?", nil},
