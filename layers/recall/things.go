@@ -183,6 +183,9 @@ func stemThings(text string) string {
 type queryWord struct {
 	text, stem string
 	name       bool
+	// verbNext is set when the question's next word opens what a verb
+	// takes ("share for", "share the"): the word may be that verb.
+	verbNext bool
 }
 
 // unknownThings lists the things a question names that memory never saw:
@@ -194,17 +197,22 @@ type queryWord struct {
 func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	var runs [][]queryWord
 	var run []queryWord
-	for _, w := range words {
+	for k, w := range words {
 		// A name in capitals may be a listed thing of several words
 		// ("GitHub Actions"); an identifier or a path is no such thing.
 		brk := w.text == "" || w.name && strings.ContainsAny(w.text, "._/:")
 		if !brk {
+			verbNext := !w.ends && k+1 < len(words) && slices.Contains(verbObjects, strings.ToLower(words[k+1].text))
+			had := len(run)
 			for part := range strings.SplitSeq(w.text, "-") {
 				lower := strings.ToLower(part)
 				if lower == "" || isStop(lower) || len(lower) < 2 {
 					continue
 				}
-				run = append(run, queryWord{part, tok.stem(lower), w.name})
+				run = append(run, queryWord{text: part, stem: tok.stem(lower), name: w.name})
+			}
+			if len(run) > had {
+				run[len(run)-1].verbNext = verbNext
 			}
 		}
 		if brk || w.ends {
@@ -230,7 +238,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 					break
 				}
 			}
-			if n == 0 || n == 1 && run[i].name {
+			if n == 0 || n == 1 && run[i].name || n > 1 && verbUse(run[i:i+n]) {
 				i += max(n, 1)
 				continue
 			}
@@ -391,6 +399,30 @@ func (ix *Index) docsHolding(term string) iter.Seq2[docRef, doc] {
 			}
 		}
 	}
+}
+
+// verbObjects open what a verb takes after it.
+var verbObjects = []string{"for", "to", "with", "into", "between", "across", "the", "a", "an", "their", "its", "our", "them", "it"}
+
+// verbUse reports whether a listed thing's name of several words is
+// written with a bare verb for its last word's doing (share for sharing)
+// that the question uses as a verb, its object after it: "both screens
+// share for deriving rows" names no screen sharing (fresh31). A name
+// whose last word is written as listed ("dark mode for the view") is the
+// thing.
+func verbUse(name []queryWord) bool {
+	last := name[len(name)-1]
+	if !last.verbNext || last.name {
+		return false
+	}
+	forms, _ := thingTable.find(stemsOf(name))
+	w := strings.ToLower(last.text)
+	for form := range strings.SplitSeq(forms, ", ") {
+		if fs := strings.Fields(form); len(fs) == len(name) && inflects(w, fs[len(fs)-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainNames name a thing only in some uses: "rewrite the editor in

@@ -73,6 +73,9 @@ func TestUnknownThings(t *testing.T) {
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
 		{"How did we implement the dark mode toggle for the transcript view?", []string{"dark mode"}},
+		{"Why does dark mode for the transcript view look washed out?", []string{"dark mode"}},
+		{"Which file do the two views screen share for their lookups?", nil},
+		{"How did we add screen sharing to the transcript view?", []string{"screen sharing"}},
 		{"How did we add rate limiting to the hook ingestion endpoint?", []string{"rate limiting"}},
 		{"Where do we cache session lookups?", nil},
 		// Plain prose memory never saw is how questions in other words
