@@ -716,3 +716,140 @@ func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
 	}
 	return false
 }
+
+// Moves. A question may say where something was moved: "when
+// TranscriptRenderer got moved into lib/spotter_web/renderers/", "when we
+// moved `tail_wrapper.sh` into `spotter-plugin/scripts/`". Memory that
+// holds the move holds the thing under its new folder, their words side
+// by side in a path (priv/scripts/tail_wrapper.sh); memory that holds
+// the folder and the thing only apart never saw the move (five of the
+// never-happened sets asked about such a move, none of which happened).
+
+// move is a thing a question says was moved, and the folder it names as
+// where to.
+type move struct{ thing, folder string }
+
+// moveTo are the words that open where something was moved.
+var moveTo = []string{"into", "to", "under"}
+
+// moveVerbs are the words of moving that a destination follows.
+var moveVerbs = []string{"move", "moved", "moving", "moves", "relocate", "relocated", "relocating"}
+
+// moves finds the moves a question states: a verb of moving, "into",
+// "to" or "under" and a folder (a path ending in a slash, or of two parts
+// or more with no file's extension), and the name of code before the
+// verb (a CamelCase module or a file's name) that was moved.
+func moves(query string) []move {
+	fields := strings.Fields(withoutFences(query))
+	var out []move
+	for i, f := range fields {
+		if !slices.Contains(moveVerbs, strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))) {
+			continue
+		}
+		// What was moved: named after the verb ("we moved X into"), or
+		// before it ("X got moved into").
+		thing := ""
+		for j := i + 1; j < len(fields) && j <= i+6 && !slices.Contains(moveTo, strings.ToLower(fields[j])); j++ {
+			if w := strings.Trim(fields[j], "`\"',.;:?!()"); movedName(w) {
+				thing = w
+				break
+			}
+		}
+		for j := i - 1; j >= 0 && thing == ""; j-- {
+			if w := strings.Trim(fields[j], "`\"',.;:?!()"); movedName(w) {
+				thing = w
+			}
+		}
+		if thing == "" {
+			continue
+		}
+		for j := i + 1; j+1 < len(fields) && j <= i+6; j++ {
+			if !slices.Contains(moveTo, strings.ToLower(fields[j])) {
+				continue
+			}
+			if dest := strings.Trim(fields[j+1], "`\"',.;:?!()"); isFolder(dest) {
+				out = append(out, move{thing, dest})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// movedName reports whether a word names code that can be moved: a
+// CamelCase module (TranscriptRenderer) or a file's name (tail_wrapper.sh).
+func movedName(w string) bool {
+	if fileName(w) {
+		return true
+	}
+	if strings.ContainsAny(w, "./_-") || len(w) < 4 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && strings.IndexFunc(w[1:], unicode.IsUpper) >= 0 && strings.IndexFunc(w, unicode.IsLower) >= 0
+}
+
+// isFolder reports whether a word is a folder's path: one ending in a
+// slash, or of two parts or more the last of which is no file's.
+func isFolder(w string) bool {
+	if !strings.Contains(w, "/") || strings.Contains(w, "://") {
+		return false
+	}
+	if strings.HasSuffix(w, "/") {
+		return len(w) > 1
+	}
+	last := w[strings.LastIndexByte(w, '/')+1:]
+	return !strings.Contains(last, ".")
+}
+
+// unknownMoves gives the moves a question states that memory never
+// holds: the folder's words and the thing's side by side.
+func (ix *Index) unknownMoves(query string, out []string, tok *tokenizer) []string {
+	var unknown []string
+	for _, m := range moves(query) {
+		if slices.ContainsFunc(out, func(o string) bool { return strings.Contains(m.folder, o) || strings.Contains(m.thing, o) }) {
+			continue
+		}
+		if !ix.holdsMove(m, tok) {
+			unknown = append(unknown, m.thing+" in "+m.folder)
+		}
+	}
+	return unknown
+}
+
+// holdsMove reports whether memory holds a moved thing under its folder:
+// their words side by side in a record holding the rarest of them, or,
+// when that word is in too many records to read, the path as one term
+// (the index keeps a path of up to maxToken bytes whole: a longer one is
+// taken as held).
+func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
+	folder := strings.TrimSuffix(m.folder, "/")
+	var words []queryWord
+	tok.each(folder+"/"+m.thing, func(t string) {
+		if !tok.whole {
+			words = append(words, queryWord{text: t, stem: t})
+		}
+	})
+	want, rarest := ix.phrase(words)
+	if rarest == "" {
+		return false // a word memory never holds
+	}
+	if ix.df(rarest) <= phraseScan {
+		budget := phraseScan
+		return ix.adjacent(want, rarest, &budget, tok)
+	}
+	file := strings.ToLower(m.thing)
+	if !fileName(m.thing) {
+		file = strings.ToLower(strings.Join(camelWords(m.thing), "_"))
+	}
+	path := strings.ToLower(folder) + "/" + file
+	if len(path) > maxToken {
+		return true
+	}
+	for _, s := range ix.segs {
+		if i := s.seek(path); i < s.nTerms && strings.HasPrefix(s.termAt(i), path) {
+			return true
+		}
+	}
+	return false
+}

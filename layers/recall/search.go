@@ -1280,6 +1280,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	out = append(out, ix.unknownErrors(query, out, tok)...)
+	out = append(out, ix.unknownMoves(query, out, tok)...)
 	for _, c := range counts(query, tok) {
 		// Quoted code stating it (`@max_lookups 20`) was judged whole.
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, c.n) }) && !ix.holdsCount(c, tok) {
