@@ -853,3 +853,79 @@ func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
 	}
 	return false
 }
+
+// Deletions. A question may say a file was deleted: "after we deleted
+// `pane_view_live.ex`, where did its handler end up?". Memory that holds
+// the deletion holds the file's name beside a word of deleting (rm
+// priv/repo/migrations/…_add_unique_index….exs, "removed the file");
+// memory that holds the file only as it was read or edited never saw it
+// deleted (three never-happened sets asked about that file's deletion;
+// fresh30 asks why a migration got deleted, and memory holds its rm).
+
+// deleteVerbs are the words of deleting a question says of a file.
+var deleteVerbs = []string{"delete", "deleted", "deleting", "deletes", "remove", "removed", "removing", "removes", "rm", "dropped", "drop"}
+
+// deleteMarks are the words with which memory tells of a file deleted.
+var deleteMarks = []string{"rm", "delete", "deleted", "deleting", "deletes", "remove", "removed", "removing", "removes", "unlink", "unlinked", "drop", "dropped", "deletion", "removal"}
+
+// deletedFiles gives the files a question says were deleted: a file's
+// name within three words after a verb of deleting ("we deleted
+// `x.ex`"), or within three before it ("x.ex got deleted").
+func deletedFiles(query string) []string {
+	ws := countWords(withoutFences(query))
+	var out []string
+	for i, w := range ws {
+		if !slices.Contains(deleteVerbs, w) {
+			continue
+		}
+		for _, j := range []int{i + 1, i + 2, i + 3, i - 1, i - 2, i - 3} {
+			if j >= 0 && j < len(ws) && fileName(lastPathPart(ws[j])) {
+				if f := lastPathPart(ws[j]); !slices.Contains(out, f) {
+					out = append(out, f)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// lastPathPart gives a path's file name.
+func lastPathPart(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
+
+// holdsDeletion reports whether a record holding the file's name holds a
+// word of deleting within countSpan words of it; past durationScan
+// records to read it is taken as held.
+func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
+	// The records holding the name whole, or its rarest word when the
+	// index keeps the name only inside longer paths.
+	term := file
+	if ix.df(term) == 0 {
+		var words []queryWord
+		tok.each(file, func(t string) {
+			if !tok.whole {
+				words = append(words, queryWord{text: t, stem: t})
+			}
+		})
+		if _, term = ix.phrase(words); term == "" {
+			return true // a file memory never names is judged as a name
+		}
+	}
+	if ix.df(term) > durationScan {
+		return true
+	}
+	for at, d := range ix.docsHolding(term) {
+		ws := countWords(ix.docText(at, d))
+		for i, w := range ws {
+			if lastPathPart(w) != file {
+				continue
+			}
+			for j := max(0, i-countSpan); j < min(len(ws), i+countSpan+1); j++ {
+				if slices.Contains(deleteMarks, ws[j]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

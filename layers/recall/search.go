@@ -1281,6 +1281,11 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	out = append(out, ix.unknownErrors(query, out, tok)...)
 	out = append(out, ix.unknownMoves(query, out, tok)...)
+	for _, f := range deletedFiles(query) {
+		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
+			out = append(out, f+" deleted")
+		}
+	}
 	for _, c := range counts(query, tok) {
 		// Quoted code stating it (`@max_lookups 20`) was judged whole.
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, c.n) }) && !ix.holdsCount(c, tok) {

@@ -69,7 +69,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The report shows at most 40 lines; its pool size is 12, and it listens on port 4100."),
 		say("The layout links priv/static/assets/report.css."),
 		say(`Added the "Open report" button to the dashboard.`),
-		say("Moved the script to priv/scripts/build_report.sh; lib/report/checker_view.ex renders it."))...)
+		say("Moved the script to priv/scripts/build_report.sh; lib/report/checker_view.ex renders it."),
+		bash("rm lib/report/old_report.ex", 0, ""))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -296,6 +297,9 @@ func TestUnknownThings(t *testing.T) {
 		{"When build_report.sh got moved to lib/report/, what broke?", []string{"build_report.sh in lib/report/"}},
 		{"Why was CheckerView moved under lib/report?", nil},
 		{"Why did we move CheckerView into priv/scripts/?", []string{"CheckerView in priv/scripts/"}},
+		// So is a file's deletion: its name beside a word of deleting.
+		{"After we deleted checker_view.ex, where did its rendering go?", []string{"checker_view.ex deleted"}},
+		{"Why did old_report.ex get removed?", nil},
 		// A file is named as written, whole or at the end of a path.
 		{"What does lookup_at_start.ex hold?", nil},
 		{"Which layout links report.css?", nil},
