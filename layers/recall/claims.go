@@ -324,16 +324,23 @@ func isQuantity(w string) bool {
 	return i > 0 && (u == "s" || unitMS(u) > 0)
 }
 
-// heldSideBySide reports whether memory holds the words of text side by
-// side (code, an error message, a sigil's words), as seen judges a name
-// of several words; text of fewer than two words is held.
-func (ix *Index) heldSideBySide(text string, tok *tokenizer) bool {
+// termWords gives the terms of text in order, as the words of a name
+// (its parts, not its whole forms).
+func termWords(text string, tok *tokenizer) []queryWord {
 	var words []queryWord
 	tok.each(text, func(t string) {
 		if !tok.whole {
 			words = append(words, queryWord{text: t, stem: t})
 		}
 	})
+	return words
+}
+
+// heldSideBySide reports whether memory holds the words of text side by
+// side (code, an error message, a sigil's words), as seen judges a name
+// of several words; text of fewer than two words is held.
+func (ix *Index) heldSideBySide(text string, tok *tokenizer) bool {
+	words := termWords(text, tok)
 	return len(words) < 2 || ix.seen(words, tok)
 }
 
@@ -737,8 +744,10 @@ var moveVerbs = []string{"move", "moved", "moving", "moves", "relocate", "reloca
 
 // moves finds the moves a question states: a verb of moving, "into",
 // "to" or "under" and a folder (a path ending in a slash, or of two parts
-// or more with no file's extension), and the name of code before the
-// verb (a CamelCase module or a file's name) that was moved.
+// or more with no file's extension), and the name of code that was moved
+// (a CamelCase module or a file's name): after the verb and before the
+// folder ("we moved X into"), or else the nearest before the verb ("X
+// got moved into").
 func moves(query string) []move {
 	fields := strings.Fields(withoutFences(query))
 	var out []move
@@ -824,13 +833,7 @@ func (ix *Index) unknownMoves(query string, out []string, tok *tokenizer) []stri
 // taken as held).
 func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
 	folder := strings.TrimSuffix(m.folder, "/")
-	var words []queryWord
-	tok.each(folder+"/"+m.thing, func(t string) {
-		if !tok.whole {
-			words = append(words, queryWord{text: t, stem: t})
-		}
-	})
-	want, rarest := ix.phrase(words)
+	want, rarest := ix.phrase(termWords(folder+"/"+m.thing, tok))
 	if rarest == "" {
 		return false // a word memory never holds
 	}
@@ -901,13 +904,7 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 	// index keeps the name only inside longer paths.
 	term := file
 	if ix.df(term) == 0 {
-		var words []queryWord
-		tok.each(file, func(t string) {
-			if !tok.whole {
-				words = append(words, queryWord{text: t, stem: t})
-			}
-		})
-		if _, term = ix.phrase(words); term == "" {
+		if _, term = ix.phrase(termWords(file, tok)); term == "" {
 			return true // a file memory never names is judged as a name
 		}
 	}

@@ -1417,13 +1417,7 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		// priv/static/assets/spotter.css), not by its words apart
 		// (never18's split into transcript.css, where memory holds
 		// transcripts and CSS).
-		var name []queryWord
-		tok.each(text, func(t string) {
-			if !tok.whole {
-				name = append(name, queryWord{text: t, stem: t})
-			}
-		})
-		return len(name) < 2 || ix.seen(name, tok)
+		return ix.heldSideBySide(text, tok)
 	}
 	if len(parts) < 2 && strings.Contains(text, "_") && oneName(text) && slices.ContainsFunc(strings.Split(text, "_"), func(p string) bool { return isStop(strings.ToLower(p)) }) {
 		// A snake_case name of one word and a function word
