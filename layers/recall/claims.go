@@ -926,3 +926,50 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 	}
 	return false
 }
+
+// unknownClaims gives what a question states of the past that memory
+// never holds: a move, a file deleted, a count, a duration (out holds
+// what is already judged unknown).
+func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []string {
+	var unknown []string
+	unknown = append(unknown, ix.unknownMoves(query, out, tok)...)
+	for _, f := range deletedFiles(query) {
+		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
+			unknown = append(unknown, f+" deleted")
+		}
+	}
+	for _, c := range counts(query, tok) {
+		// Quoted code stating it (`@max_lookups 20`) was judged whole.
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, c.n) }) && !ix.holdsCount(c, tok) {
+			unknown = append(unknown, c.text)
+		}
+	}
+	for _, d := range durations(query) {
+		if !ix.holdsDuration(d.ms, timedBy(query, d), tok) {
+			unknown = append(unknown, d.text)
+		}
+	}
+	return unknown
+}
+
+// proposes reports whether a prompt opens by proposing what to do, not
+// by asking what was done: "should we move tail_wrapper.sh into
+// spotter-plugin/scripts/?", "can we drop the limit to 25 lines?". What it
+// states is what it proposes, which memory cannot hold yet; the names it
+// uses are still judged.
+func proposes(query string) bool {
+	words := strings.Fields(strings.ToLower(withoutChat(query)))
+	for _, p := range proposals {
+		if len(words) >= len(p) && slices.Equal(words[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// proposals are the words a proposal opens with.
+var proposals = [][]string{
+	{"should", "we"}, {"should", "i"}, {"can", "we"}, {"can", "i"}, {"could", "we"}, {"could", "i"}, {"shall", "we"},
+	{"what", "if"}, {"how", "about"}, {"would", "it"}, {"is", "it", "worth"}, {"let's"}, {"lets"},
+	{"i", "want", "to"}, {"i'd", "like", "to"}, {"we", "need", "to"}, {"i", "need", "to"}, {"we", "should"},
+}

@@ -1280,22 +1280,8 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	out = append(out, ix.unknownErrors(query, out, tok)...)
-	out = append(out, ix.unknownMoves(query, out, tok)...)
-	for _, f := range deletedFiles(query) {
-		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
-			out = append(out, f+" deleted")
-		}
-	}
-	for _, c := range counts(query, tok) {
-		// Quoted code stating it (`@max_lookups 20`) was judged whole.
-		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, c.n) }) && !ix.holdsCount(c, tok) {
-			out = append(out, c.text)
-		}
-	}
-	for _, d := range durations(query) {
-		if !ix.holdsDuration(d.ms, timedBy(query, d), tok) {
-			out = append(out, d.text)
-		}
+	if !proposes(query) {
+		out = append(out, ix.unknownClaims(query, out, tok)...)
 	}
 	for _, th := range ix.unknownThings(words, tok) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) {

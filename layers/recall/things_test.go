@@ -297,6 +297,11 @@ func TestUnknownThings(t *testing.T) {
 		{"When build_report.sh got moved to lib/report/, what broke?", []string{"build_report.sh in lib/report/"}},
 		{"Why was CheckerView moved under lib/report?", nil},
 		{"Why did we move CheckerView into priv/scripts/?", []string{"CheckerView in priv/scripts/"}},
+		// A proposal states what it proposes, which memory cannot hold
+		// yet: its claims are not judged, its names are.
+		{"Should we move build_report.sh into lib/report/?", nil},
+		{"Can we show only 25 lines in the report?", nil},
+		{"Can we cache the report in Redis with a 15-second timeout?", []string{"Redis"}},
 		// So is a file's deletion: its name beside a word of deleting.
 		{"After we deleted checker_view.ex, where did its rendering go?", []string{"checker_view.ex deleted"}},
 		{"Why did old_report.ex get removed?", nil},
