@@ -967,6 +967,24 @@ func proposes(query string) bool {
 	return false
 }
 
+// asks reports whether a prompt asks something: a question mark, or a
+// question's first word ("why did we…", "remind me where…"). A prompt
+// that only tells ("the tail worker dies after 30 seconds with a
+// timeout") reports what is happening now, which memory cannot hold yet.
+func asks(query string) bool {
+	if strings.Contains(query, "?") {
+		return true
+	}
+	words := strings.Fields(strings.ToLower(withoutChat(query)))
+	return len(words) > 0 && slices.Contains(questionOpeners, strings.Trim(words[0], ",.:;!"))
+}
+
+// questionOpeners are the words a question opens with.
+var questionOpeners = []string{
+	"why", "what", "what's", "whats", "where", "where's", "wheres", "when", "how", "how's", "which", "who", "whose",
+	"did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "remind", "tell", "explain",
+}
+
 // proposals are the words a proposal opens with.
 var proposals = [][]string{
 	{"should", "we"}, {"should", "i"}, {"can", "we"}, {"can", "i"}, {"could", "we"}, {"could", "i"}, {"shall", "we"},

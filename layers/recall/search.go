@@ -1280,7 +1280,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	out = append(out, ix.unknownErrors(query, out, tok)...)
-	if !proposes(query) {
+	if asks(query) && !proposes(query) {
 		out = append(out, ix.unknownClaims(query, out, tok)...)
 	}
 	for _, th := range ix.unknownThings(words, tok) {

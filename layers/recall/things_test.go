@@ -302,6 +302,10 @@ func TestUnknownThings(t *testing.T) {
 		{"Should we move build_report.sh into lib/report/?", nil},
 		{"Can we show only 25 lines in the report?", nil},
 		{"Can we cache the report in Redis with a 15-second timeout?", []string{"Redis"}},
+		// A prompt that tells what happens now is no question about the
+		// past.
+		{"the report's request now fails after a 15-second timeout", nil},
+		{"remind me why the report's request has a 15-second timeout", []string{"15-second"}},
 		// So is a file's deletion: its name beside a word of deleting.
 		{"After we deleted checker_view.ex, where did its rendering go?", []string{"checker_view.ex deleted"}},
 		{"Why did old_report.ex get removed?", nil},
