@@ -1279,8 +1279,10 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
-	out = append(out, ix.unknownErrors(query, out, tok)...)
 	if asks(query) && !proposes(query) {
+		// What a question says happened: an error or a label quoted, a
+		// move, a deletion, a count, a duration.
+		out = append(out, ix.unknownErrors(query, out, tok)...)
 		out = append(out, ix.unknownClaims(query, out, tok)...)
 	}
 	for _, th := range ix.unknownThings(words, tok) {

@@ -305,6 +305,7 @@ func TestUnknownThings(t *testing.T) {
 		// A prompt that tells what happens now is no question about the
 		// past.
 		{"the report's request now fails after a 15-second timeout", nil},
+		{`the build script now fails with "database disk image is malformed"`, nil},
 		{"remind me why the report's request has a 15-second timeout", []string{"15-second"}},
 		// So is a file's deletion: its name beside a word of deleting.
 		{"After we deleted checker_view.ex, where did its rendering go?", []string{"checker_view.ex deleted"}},
