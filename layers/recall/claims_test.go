@@ -63,7 +63,7 @@ func TestCounts(t *testing.T) {
 		{"```\nexpected 12 rows, got 10\n```", nil},
 	} {
 		var got []string
-		for _, n := range counts(c.text, tok) {
+		for _, n := range counts(countWords(withoutFences(c.text)), tok) {
 			got = append(got, n.text)
 		}
 		if !slices.Equal(got, c.want) {

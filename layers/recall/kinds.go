@@ -94,15 +94,7 @@ func (ix *Index) seenKind(name []queryWord, tok *tokenizer) bool {
 // stemKinds gives kindsStems for a kinds.txt.
 func stemKinds(text string) string {
 	tok := newTokenizer()
-	stems := func(s string) string {
-		var out []string
-		tok.each(s, func(t string) {
-			if !tok.whole {
-				out = append(out, t)
-			}
-		})
-		return strings.Join(out, " ")
-	}
+	stems := func(s string) string { return strings.Join(tok.terms(s), " ") }
 	byKind := map[string][]string{}
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)

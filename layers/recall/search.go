@@ -1279,7 +1279,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		}
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
-	if asks(query) && !proposes(query) {
+	if judgesClaims(query) {
 		// What a question says happened: an error or a label quoted, a
 		// move, a deletion, a count, a duration.
 		out = append(out, ix.unknownErrors(query, out, tok)...)
@@ -1477,7 +1477,7 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 				return named(alt, false) && !ix.knownName(alt, false, tok)
 			}
 			return slices.ContainsFunc(strings.Split(alt, "-"), func(w string) bool {
-				return (isThing(tok.stem(strings.ToLower(w))) || namesThing(camelParts(w, tok))) && !ix.knownName(w, false, tok)
+				return (isThing(tok.stem(strings.ToLower(w))) || namesThing(termWords(w, tok))) && !ix.knownName(w, false, tok)
 			})
 		})
 	}
@@ -1485,7 +1485,7 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 	if ix.df(strings.ToLower(seg)) > 0 {
 		return true // the segment whole, as memory writes it (session-end)
 	}
-	if errorClass(camelParts(seg, tok)) {
+	if errorClass(termWords(seg, tok)) {
 		return false // Ecto.NoResultsError, as errorClass says
 	}
 	var last []queryWord
@@ -1525,7 +1525,7 @@ func (ix *Index) knownName(text string, exactly bool, tok *tokenizer) bool {
 	// An acronym of the words of programming (CLI, API) is one of
 	// them: known when a word of its thesaurus group is.
 	qw := []queryWord{{text: lower, stem: stem}}
-	parts := camelParts(text, tok)
+	parts := termWords(text, tok)
 	if errorClass(parts) {
 		return false // an exception's name is quoted from output, as it is
 	}
@@ -1707,18 +1707,6 @@ func inlineCode(fields []string) [][2]int {
 // maxCodeWords is the most words an inline code span of a question holds
 // (`mix ecto.migrate --quiet`); a longer one is pasted code.
 const maxCodeWords = 4
-
-// camelParts gives the parts of a camelCase word, as words of a name:
-// LiveDashboard is live, dashboard.
-func camelParts(word string, tok *tokenizer) []queryWord {
-	var parts []queryWord
-	tok.compound(word, func(t string) {
-		if !tok.whole {
-			parts = append(parts, queryWord{text: t, stem: t})
-		}
-	})
-	return parts
-}
 
 // namesThing reports whether the parts of a camelCase word are a listed
 // thing or the end of one: the product's own spelling of its name

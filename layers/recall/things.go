@@ -145,12 +145,7 @@ func stemThings(text string) string {
 		}
 		var stems, words []string
 		for _, f := range strings.Fields(line) {
-			var ss []string
-			tok.each(f, func(t string) {
-				if !tok.whole {
-					ss = append(ss, t)
-				}
-			})
+			ss := tok.terms(f)
 			for _, s := range ss {
 				stems = append(stems, s)
 				if len(ss) == 1 {
@@ -363,12 +358,7 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 			return false
 		}
 		*budget--
-		var got []string
-		tok.each(ix.docText(at, d), func(t string) {
-			if !tok.whole {
-				got = append(got, t)
-			}
-		})
+		got := tok.terms(ix.docText(at, d))
 		for i := 0; i+len(want) <= len(got); i++ {
 			if slices.Equal(got[i:i+len(want)], want) {
 				return true

@@ -306,6 +306,8 @@ func TestUnknownThings(t *testing.T) {
 		// past.
 		{"the report's request now fails after a 15-second timeout", nil},
 		{`the build script now fails with "database disk image is malformed"`, nil},
+		// A fenced paste is what the user sees now, whatever it says.
+		{"Why does the report print this?\n```\nrequest failed after a 15-second timeout\n```", nil},
 		{"remind me why the report's request has a 15-second timeout", []string{"15-second"}},
 		// So is a file's deletion: its name beside a word of deleting.
 		{"After we deleted checker_view.ex, where did its rendering go?", []string{"checker_view.ex deleted"}},

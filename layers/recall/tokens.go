@@ -163,6 +163,19 @@ func (t *tokenizer) each(s string, emit func(term string)) {
 	}
 }
 
+// terms gives the terms of s in order, the parts of its compounds and
+// not their whole forms: the words of a name or a phrase, as a record's
+// words are matched side by side.
+func (t *tokenizer) terms(s string) []string {
+	var out []string
+	t.each(s, func(term string) {
+		if !t.whole {
+			out = append(out, term)
+		}
+	})
+	return out
+}
+
 // tagLen gives the length of the XML-like tag s starts with
 // ("<command-name>", "</local-command-stdout>"), or 0.
 func tagLen(s string) int {
