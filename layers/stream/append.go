@@ -32,7 +32,7 @@ func MonthFile(t time.Time) string { return t.UTC().Format("2006-01") + ".jsonl"
 // lockWait bounds how long Append waits for another writer. Writers hold
 // the lock for one write of one line, so a wait this long means a process
 // stopped while holding it; Append then writes without it (see Append).
-const lockWait = 100 * time.Millisecond
+const lockWait = 500 * time.Millisecond
 
 // LockPath is the lock stream writers take for an append, and whoever
 // rewrites a stream file (the archive, a merge into memkeep's state).
@@ -58,7 +58,9 @@ func LockPath(l memdir.Layout) string { return filepath.Join(l.StateDir(), "stre
 // microseconds, dies with its process, and is optional for correctness: when
 // it cannot be had within lockWait, Append writes without it, relying on
 // O_APPEND as above, and leaves the repair of a torn tail to the next
-// append that has the lock.
+// append that has the lock. That append cuts a torn tail only once it
+// stays unchanged for a moment (settledTorn): the unlocked writer may be
+// copying its line while the lock holder looks.
 //
 // Nothing is fsynced: the hook budget is milliseconds, and the events are
 // a log of activity, not the only copy of anything.
@@ -94,7 +96,7 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 		size = fi.Size()
 		var last [1]byte
 		if size > 0 {
-			if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
+			if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' && settledTorn(f, &size) {
 				if size, err = cutTorn(f, size); err != nil {
 					f.Close()
 					return ev, fmt.Errorf("cut the torn last line of %s: %w", path, err)
@@ -115,6 +117,40 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 	}
 	return ev, nil
 }
+
+// settledTorn reports whether f's torn last line stays torn: a writer
+// that could not have the lock may be copying its line right now (the
+// file grows page by page while it does), and its line must not be cut.
+// It waits while the file grows, up to tornWait, and updates *size.
+func settledTorn(f *os.File, size *int64) bool {
+	deadline := time.Now().Add(tornWait)
+	for {
+		time.Sleep(tornSettle)
+		fi, err := f.Stat()
+		if err != nil {
+			return false
+		}
+		if fi.Size() == *size {
+			return true // nobody is writing: a crash or a full disk left it
+		}
+		*size = fi.Size()
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], *size-1); err != nil || last[0] == '\n' {
+			return false // the other writer finished its line
+		}
+		if time.Now().After(deadline) {
+			return true
+		}
+	}
+}
+
+// tornSettle is how long a torn last line must stay unchanged to be
+// taken for a crash's, and tornWait the longest Append waits for one
+// that keeps growing.
+const (
+	tornSettle = 5 * time.Millisecond
+	tornWait   = 200 * time.Millisecond
+)
 
 // cutTorn truncates f, of size bytes, after its last newline and returns
 // the new size. The file is read backwards in blocks, so a long torn

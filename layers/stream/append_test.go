@@ -151,6 +151,37 @@ func checkWholeLines(t *testing.T, l memdir.Layout, want int) {
 	}
 }
 
+// TestAppendLeavesALineBeingWritten: a writer that could not have the
+// lock is copying its line while a locked Append looks at the file; the
+// growing line is not taken for a crash's and cut.
+func TestAppendLeavesALineBeingWritten(t *testing.T) {
+	l := newLayout(t)
+	mustAppend(t, l, t0, "prompt", "first")
+	path := filepath.Join(l.StreamDir(), "2026-03.jsonl")
+	other := Encode(Event{SchemaVersion: SchemaVersion, ID: "e-0123abcd", Time: t0.Add(time.Second), Surface: "cli", Type: "prompt", Direction: DirInternal, Summary: "written without the lock"})
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(other[:10])
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The rest of the line comes a byte at a time, more often than
+		// a torn line must stay unchanged to be cut.
+		for _, b := range other[10:] {
+			time.Sleep(tornSettle / 5)
+			f.Write([]byte{b})
+		}
+		f.Write([]byte{'\n'})
+	}()
+	time.Sleep(tornSettle / 5)
+	mustAppend(t, l, t0.Add(2*time.Second), "prompt", "third")
+	<-done
+	checkWholeLines(t, l, 3)
+}
+
 func TestConcurrentAppendGoroutines(t *testing.T) {
 	l := newLayout(t)
 	const workers, each = 8, 100
