@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -403,11 +404,48 @@ func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
 	}
 	// A new file's opening comment marker says nothing of it; the line
 	// after it does.
-	if d := r.diffSummary("", "/**\n * Tests for the code highlighter\n */\nimport hljs"); d != "+4 -0 * Tests for the code highlighter" {
+	if d := r.diffSummary("", "/**\n * Tests for the code highlighter\n */\nimport hljs"); d != "+4 -0 * Tests for the code highlighter\nimport hljs" {
 		t.Errorf("a new file opening with a comment: %q", d)
 	}
 	if d := r.diffSummary("a\n}", "a\n},\n}"); d != "+1 -0 }," {
 		t.Errorf("an edit adding only punctuation: %q", d)
+	}
+}
+
+// TestDiffSummaryKeepsTheChangedLines: an edit keeps its first changed
+// lines, so that the value it set or the function it declared is in
+// memory; a secret on any of them is redacted, and a text too long to
+// clean whole shows its first line only.
+func TestDiffSummaryKeepsTheChangedLines(t *testing.T) {
+	r := NewRefiner(Options{Root: "/home/u/proj"})
+	module := "defmodule Store do\n  use GenServer\n\n  @default_ttl_seconds 120\n  @table :review_tokens\n  end\n"
+	if d := r.diffSummary("", module); d != "+6 -0 defmodule Store do\nuse GenServer\n@default_ttl_seconds 120\n@table :review_tokens\nend" {
+		t.Errorf("a new module: %q", d)
+	}
+	if d := r.diffSummary("a\n@limit 20\n@max 5\nb", "a\nb"); d != "+0 -2 -@limit 20\n-@max 5" {
+		t.Errorf("lines only removed: %q", d)
+	}
+	var long []string
+	for i := range 40 {
+		long = append(long, fmt.Sprintf("line %d %s", i, strings.Repeat("x", 120)))
+	}
+	d := r.diffSummary("", strings.Join(long, "\n"))
+	lines := strings.Split(d, "\n")
+	if len(lines) > 1+maxDiffMore || len(d) > maxDiffLn+maxDiffBytes+2*maxDiffMore+16 {
+		t.Errorf("a long write keeps %d lines, %d bytes", len(lines), len(d))
+	}
+	for _, l := range lines {
+		if len(l) > maxDiffLn+16 {
+			t.Errorf("a changed line kept whole: %d bytes", len(l))
+		}
+	}
+	secret := "config :app,\n  region: \"eu\",\n  api_key: \"sk-ant-api03-Zq8wP4kX2mR7vN1bT6yH3jL9sD5fG0aQ\""
+	if d := r.diffSummary("", secret); strings.Contains(d, "Zq8wP4kX") || !strings.Contains(d, "REDACTED") {
+		t.Errorf("a key on a later line: %q", d)
+	}
+	huge := "first line\n" + secret + strings.Repeat("\nx", maxDiffClean)
+	if d := r.diffSummary("", huge); strings.Contains(d, "\n") || strings.Contains(d, "Zq8wP4kX") {
+		t.Errorf("a text too long to clean whole: %.120q", d)
 	}
 }
 

@@ -17,12 +17,18 @@ import (
 
 // Limits on what a tool record keeps. L1 is a memory of what happened, not
 // a copy of the output: the transcript stays on disk for the details.
+// A command keeps room for a commit's message, an edit for its first few
+// changed lines: the value set, the function declared, the key added are
+// what a later question about the change asks for, and they cost about a
+// tenth of L1's size (measured on the spotter sessions).
 const (
-	maxCmd    = 300
-	maxArg    = 160
-	maxRes    = 160
-	maxOkRes  = 100
-	maxDiffLn = 80
+	maxCmd       = 600
+	maxArg       = 160
+	maxRes       = 160
+	maxOkRes     = 100
+	maxDiffLn    = 80
+	maxDiffMore  = 8   // changed lines kept after the first
+	maxDiffBytes = 640 // their bytes in all
 )
 
 // toolInput holds the input fields of the tools L1 summarises.
@@ -365,7 +371,8 @@ func stringHead(v []byte, n int) []byte {
 }
 
 // diffSummary says how many lines an edit added and removed, and shows the
-// first changed line of the new text.
+// first changed lines of the new text (of the old one when nothing was
+// added, each marked "-"), one per line.
 func (r *Refiner) diffSummary(old, new string) string {
 	// The changed line shown may be the body of a private key whose
 	// BEGIN line did not change: key bodies match no rule on their own, so
@@ -388,43 +395,65 @@ func (r *Refiner) diffSummary(old, new string) string {
 	}
 	added, removed := nl[p:len(nl)-s], ol[p:len(ol)-s]
 	sum := "+" + strconv.Itoa(len(added)) + " -" + strconv.Itoa(len(removed))
-	first := firstSaying(added)
+	lines, mark := added, ""
+	first, at := firstSaying(lines)
 	if first == "" {
-		if first = firstSaying(removed); first != "" {
-			first = "-" + first
-		}
+		lines, mark = removed, "-"
+		first, at = firstSaying(lines)
 	}
 	switch {
 	case first == "":
+		return sum
 	case cleaned:
-		sum += " " + truncate(first, maxDiffLn)
+		sum += " " + mark + truncate(first, maxDiffLn)
 	case strings.Contains(old, "PRIVATE KEY") || strings.Contains(new, "PRIVATE KEY"):
-		sum += " [REDACTED:private-key]"
+		return sum + " [REDACTED:private-key]"
 	default:
-		sum += " " + r.cleanCut(first, maxDiffLn)
+		// A text too long to clean whole is cleaned line by line, and a
+		// secret over several lines could pass: only its first line shows.
+		return sum + " " + mark + r.cleanCut(first, maxDiffLn)
+	}
+	kept, size := 0, 0
+	for _, l := range lines[at+1:] {
+		t := strings.TrimSpace(l)
+		if !saying(t) {
+			continue
+		}
+		t = mark + truncate(t, maxDiffLn)
+		if kept == maxDiffMore || size+len(t) > maxDiffBytes {
+			break
+		}
+		sum += "\n" + t
+		kept++
+		size += len(t)
 	}
 	return sum
 }
 
-// firstSaying gives the first of lines that says something: that holds a
-// letter or a digit, not only the punctuation that opens a comment or
-// closes a block ("/**", "},"), which tells a reader nothing of the edit;
-// failing that, the first that is not blank.
-func firstSaying(lines []string) string {
-	blank := ""
-	for _, l := range lines {
+// firstSaying gives the first of lines that says something, and where it
+// is: that holds a letter or a digit, not only the punctuation that opens
+// a comment or closes a block ("/**", "},"), which tells a reader nothing
+// of the edit; failing that, the first that is not blank.
+func firstSaying(lines []string) (string, int) {
+	blank, blankAt := "", 0
+	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" {
 			continue
 		}
-		if strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			return t
+		if saying(t) {
+			return t, i
 		}
 		if blank == "" {
-			blank = t
+			blank, blankAt = t, i
 		}
 	}
-	return blank
+	return blank, blankAt
+}
+
+// saying reports whether a line holds a letter or a digit.
+func saying(t string) bool {
+	return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 func splitLines(s string) []string {

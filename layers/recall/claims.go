@@ -91,7 +91,11 @@ func durations(text string) []duration {
 			for end < len(lower) && lower[end] >= 'a' && lower[end] <= 'z' {
 				end++
 			}
-			if n := wordNumber(lower[i:end]); n > 0 {
+			n := wordNumber(lower[i:end])
+			if w := lower[i:end]; n == 0 && (w == "every" || (w == "a" || w == "an") && strings.HasSuffix(lower[:i], "once ")) {
+				n = 1 // "every minute", "once a minute"
+			}
+			if n > 0 {
 				if ms, to := unitAfter(lower, end, n); ms > 0 {
 					out = append(out, duration{text[i:to], n * ms, i, to})
 				}
@@ -642,6 +646,10 @@ func sameCount(stem string) string {
 // countLinks are the words between a setting and its number ("set to 50").
 var countLinks = []string{"to", "at", "of", "is", "was", "from", "set", "="}
 
+// settingReach is how many words before its number a setting may be
+// named.
+const settingReach = 4
+
 // maxCountDigits is the most digits of a count: longer numbers are ids
 // and timestamps (a migration's 20260212165422).
 const maxCountDigits = 6
@@ -659,8 +667,8 @@ func counts(ws []string, tok *tokenizer) []count {
 		if len(out) == maxCounts {
 			break
 		}
-		if len(w) < 2 || len(w) > maxCountDigits || !allDigits(w) || len(w) == 4 && w >= "1900" && w <= "2100" {
-			continue // one digit, an id, a year
+		if len(w) < 2 || len(w) > maxCountDigits || !allDigits(w) {
+			continue // one digit, an id
 		}
 		if i+1 < len(ws) && unitMS(ws[i+1]) > 0 {
 			continue // a duration, judged as one
@@ -670,10 +678,30 @@ func counts(ws []string, tok *tokenizer) []count {
 		for k := 0; k < 2 && j >= 0 && slices.Contains(countLinks, ws[j]); k++ {
 			j--
 		}
-		if j >= 0 && settingName(ws[j], tok) {
+		// The setting may be named a few words before, with where it
+		// lives or what became of it between: "`@debounce_ms` in
+		// `TranscriptTailWorker` set to 2000", "@default_visible_lines
+		// ended up at 25".
+		if j >= 0 && !settingName(ws[j], tok) {
+			for k := j - 1; k >= max(0, j-settingReach); k-- {
+				if allDigits(ws[k]) {
+					break
+				}
+				if settingName(ws[k], tok) {
+					j = k
+					break
+				}
+			}
+		}
+		switch {
+		case j >= 0 && settingName(ws[j], tok):
 			c.name, c.text = ws[j], ws[j]+" "+w
-		} else if c.noun, c.text = countedBy(ws, i, j, tok); c.noun == "" {
-			continue
+		case len(w) == 4 && w >= "1900" && w <= "2100":
+			continue // a year, unless a setting is given it
+		default:
+			if c.noun, c.text = countedBy(ws, i, j, tok); c.noun == "" {
+				continue
+			}
 		}
 		out = append(out, c)
 	}
@@ -961,6 +989,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	ws := countWords(text)
 	var unknown []string
 	unknown = append(unknown, ix.unknownMoves(text, out, tok)...)
+	for _, e := range editedThings(text) {
+		if !ix.holdsEdit(e, tok) {
+			unknown = append(unknown, e.as+" changed")
+		}
+	}
 	for _, f := range deletedFiles(ws) {
 		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
 			unknown = append(unknown, f+" deleted")
@@ -1009,4 +1042,153 @@ var proposals = [][]string{
 	{"should", "we"}, {"should", "i"}, {"can", "we"}, {"can", "i"}, {"could", "we"}, {"could", "i"}, {"shall", "we"},
 	{"what", "if"}, {"how", "about"}, {"would", "it"}, {"is", "it", "worth"}, {"let's"}, {"lets"},
 	{"i", "want", "to"}, {"i'd", "like", "to"}, {"we", "need", "to"}, {"i", "need", "to"}, {"we", "should"},
+}
+
+// Edits. A question may say a file was changed: "what did we change in
+// lib/spotter/transcripts/jsonl_parser.ex", "when we refactored
+// pane_view_live.ex", "what did we change in JsonlParser". Memory that
+// saw the change holds an edit of the file (an Edit or a Write, a
+// command that rewrote or committed it); memory that holds the project's
+// file only read, searched or named never saw it changed (10
+// never-happened questions of the eval's 1,004 say a change to a file
+// that memory holds only read; no answerable question of 1,476 does).
+
+// editedThing is a file a question says was changed: its name as
+// written, and the name memory's paths end in (jsonl_parser.ex), or, for
+// a module named in CamelCase, their stem before the extension
+// (jsonl_parser).
+type editedThing struct {
+	as, file string
+	module   bool
+}
+
+// editVerbs say that something was changed; the thing follows them
+// ("changed in", "edits did we make to", "refactored").
+var editVerbs = []string{"add", "added", "change", "changed", "changes", "changing", "edit", "edited", "editing", "edits",
+	"modified", "modify", "modifying", "patch", "patched", "refactor", "refactored", "refactoring",
+	"rewrite", "rewrote", "rewritten", "tweak", "tweaked", "update", "updated"}
+
+// editReach is how many words after its verb a changed file may be named.
+const editReach = 8
+
+// editedThings gives the files and CamelCase modules that follow a verb
+// of changing in text, within editReach words and the same sentence.
+func editedThings(text string) []editedThing {
+	fields := strings.Fields(text)
+	var out []editedThing
+	for i, f := range fields {
+		if !slices.Contains(editVerbs, strings.ToLower(strings.Trim(f, ",.;:?!"))) || strings.ContainsAny(f, ".?!") {
+			continue
+		}
+		for _, g := range fields[i+1 : min(len(fields), i+1+editReach)] {
+			w := strings.Trim(g, "`\"'()[]{}<>,;:?!“”‘’*")
+			w = strings.TrimRight(w, ".")
+			var e editedThing
+			switch {
+			case fileName(lastPathPart(w)):
+				e = editedThing{as: w, file: strings.ToLower(lastPathPart(w))}
+			case moduleName(w):
+				e = editedThing{as: w, file: snakeOf(w), module: true}
+			}
+			if e.file != "" {
+				if !slices.Contains(out, e) {
+					out = append(out, e)
+				}
+				break
+			}
+			if strings.ContainsAny(g[len(g)-1:], ".?!") {
+				break // the sentence ends
+			}
+		}
+	}
+	return out
+}
+
+// moduleName reports whether w is a module's name in CamelCase
+// (JsonlParser, PaneViewLive), or the last part of a dotted one.
+func moduleName(w string) bool {
+	w = w[strings.LastIndexByte(w, '.')+1:]
+	if len(w) < 4 || !unicode.IsUpper(rune(w[0])) || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) >= 0 {
+		return false
+	}
+	return len(camelWords(w)) >= 2 && strings.IndexFunc(w, unicode.IsLower) >= 0
+}
+
+// snakeOf gives a module's file stem: JsonlParser is jsonl_parser, and
+// Spotter.Services.Tmux is tmux.
+func snakeOf(w string) string {
+	w = w[strings.LastIndexByte(w, '.')+1:]
+	return strings.ToLower(strings.Join(camelWords(w), "_"))
+}
+
+// holdsEdit reports whether memory holds e changed, or cannot tell: the
+// file is not one of the project's that memory names as a file (a
+// module of a dependency, a name memory never gives a record of), or
+// more than claimScan records name it. Memory holds it changed when a
+// tool record edits or writes it, or a command naming it rewrites,
+// moves or commits it.
+func (ix *Index) holdsEdit(e editedThing, tok *tokenizer) bool {
+	_, term := ix.phrase(termWords(e.file, tok))
+	if term == "" || ix.df(term) > claimScan {
+		return true
+	}
+	seen := false
+	for at, d := range ix.docsHolding(term) {
+		if d.Layer != layerL1 || d.Kind != kindTool {
+			continue
+		}
+		f, _ := ix.l1Record(at, d)
+		if f.file != "" && isFile(f.file, e) && ownFile(f.file) {
+			seen = true
+			if slices.Contains(editTools, f.tool) {
+				return true
+			}
+		}
+		if f.cmd != "" && rewrites(f.cmd) {
+			for _, w := range countWords(f.cmd) {
+				if isFile(w, e) {
+					return true
+				}
+			}
+		}
+	}
+	return !seen
+}
+
+// isFile reports whether path names e's file.
+func isFile(path string, e editedThing) bool {
+	name := strings.ToLower(lastPathPart(path))
+	if e.module {
+		stem, _, _ := strings.Cut(name, ".")
+		return stem == e.file
+	}
+	return name == e.file
+}
+
+// editTools are the tools that change a file.
+var editTools = []string{"Edit", "MultiEdit", "NotebookEdit", "Write"}
+
+// ownFile reports whether a path is the project's own, not a dependency's
+// or a build's (deps/, node_modules/, _build/) nor outside the project.
+func ownFile(path string) bool {
+	if strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") || strings.HasPrefix(path, "..") {
+		return false
+	}
+	for _, d := range []string{"deps/", "node_modules/", "_build/", "vendor/", ".git/"} {
+		if strings.HasPrefix(path, d) || strings.Contains(path, "/"+d) {
+			return false
+		}
+	}
+	return true
+}
+
+// rewrites reports whether a command may change the files it names: it
+// commits, moves, copies or edits them in place, or writes to one.
+func rewrites(cmd string) bool {
+	for _, m := range []string{"git add", "git mv", "git commit", "sed -i", "perl -pi", "mv ", "cp ", "tee ", "> ", "patch "} {
+		if strings.Contains(cmd, m) {
+			return true
+		}
+	}
+	return false
 }

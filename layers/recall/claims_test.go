@@ -28,6 +28,8 @@ func TestDurations(t *testing.T) {
 		{"}, 2000)", nil},
 		{"h264 and sha256sum, 3des", nil},
 		{"5 messages in 2 sessions", nil},
+		{"it sweeps once a minute, and polls every second", []int64{60_000, 1_000}},
+		{"a minute later, every 15s, an hour", []int64{15_000}},
 		{"one more second, someone's hours, fives", nil},
 	} {
 		var got []int64
@@ -52,6 +54,8 @@ func TestCounts(t *testing.T) {
 		{"we bumped the queue's concurrency to 50, with 20 result rows", []string{"concurrency 50", "20 result rows"}},
 		{"`@default_visible_lines` set to 20, `max_tokens: 1024`", []string{"@default_visible_lines 20", "max_tokens 1024"}},
 		{"a 25-line cap; the server listens on port 4000", []string{"25 line", "port 4000"}},
+		{"why is `@debounce_ms` in `TranscriptTailWorker` set to 2000?", []string{"@debounce_ms 2000"}},
+		{"why @default_visible_lines in TranscriptRenderer ended up at 25", []string{"@default_visible_lines 25"}},
 		// Not counts: one digit, a number in a name, an id, a number of
 		// nothing counted, a fenced paste.
 		{"why reject more than 200 commit hashes?", []string{"200 commit hashes"}},

@@ -19,18 +19,19 @@ import (
 // exchange; a tool's result and assistant prose hold many words each
 // said in passing.
 const (
-	wPrompt  = 1.2
-	wText    = 1.0
-	wCompact = 0.4
-	wPath    = 1.6
-	wCmd     = 1.3
-	wProse   = 0.5
-	wScript  = 0.5
-	wPattern = 1.3
-	wDiff    = 1.2
-	wArg     = 1.0
-	wResult  = 0.8
-	wToolNm  = 0.3
+	wPrompt   = 1.2
+	wText     = 1.0
+	wCompact  = 0.4
+	wPath     = 1.6
+	wCmd      = 1.3
+	wProse    = 0.5
+	wScript   = 0.5
+	wPattern  = 1.3
+	wDiff     = 1.2
+	wDiffBody = 0.6
+	wArg      = 1.0
+	wResult   = 0.8
+	wToolNm   = 0.3
 
 	wSummary = 2.0
 	wDetails = 1.0
@@ -147,7 +148,12 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		b.field(prose, wProse)
 		b.field(script, wScript)
 		b.field(f.pat, wPattern)
-		b.field(f.diff, wDiff)
+		// An edit's summary line (its counts and first changed line)
+		// says what the edit was; the changed lines after it are the
+		// code it wrote, weighed as a body is.
+		head, body, _ := strings.Cut(f.diff, "\n")
+		b.field(head, wDiff)
+		b.field(body, wDiffBody)
 		b.field(f.arg, wArg)
 		b.field(f.res, wResult)
 		if f.failed {

@@ -292,6 +292,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	var hits []Hit
 	sn := newSnippets(qs, tok)
 	sn.place = ix.intent.place
+	sn.amount, sn.time = ix.intent.amount, ix.intent.time
 	for _, u := range answering(units, opts.Threshold) {
 		hits = append(hits, ix.hit(u, sn))
 		if len(hits) == opts.Max {
@@ -1743,7 +1744,7 @@ func named(w string, sentenceStart bool) bool {
 // asking where by the records that name a file, one asking why by the
 // assistant's words. (Lifting every tool call for "where" was tried
 // earlier and lost answers; a record naming a file is narrower.)
-type intent struct{ failed, place, reason, route bool }
+type intent struct{ failed, place, reason, route, amount, time bool }
 
 func intentOf(query string) intent {
 	var in intent
@@ -1760,6 +1761,13 @@ func intentOf(query string) intent {
 			in.place = true
 		case "url", "urls", "uri", "route", "routes", "routing", "endpoint", "endpoints":
 			in.route = true
+		case "how":
+			// "how many": a number answers; "how long", "how often": a
+			// duration.
+			if i+1 < len(words) {
+				in.amount = in.amount || slices.Contains(amountWords, words[i+1])
+				in.time = in.time || slices.Contains(timeWords, words[i+1])
+			}
 		case "which", "what":
 			// "which file", "which plugin shell script": a place noun
 			// within the next three words, but not past a verb ("what
@@ -1794,6 +1802,8 @@ const frameWeight = 0.3
 var (
 	auxiliaries = []string{"are", "can", "could", "did", "do", "does", "had", "has", "have", "is", "should", "was", "were", "will", "would"}
 	placeWords  = []string{"dir", "directory", "file", "files", "folder", "module", "modules", "path", "script", "scripts"}
+	amountWords = []string{"big", "large", "many", "much", "small"}
+	timeWords   = []string{"fast", "frequently", "long", "often", "quickly", "soon"}
 )
 
 // failedLift is what a failed call gets for a question about a failure,

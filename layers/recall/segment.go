@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/memkeep/memkeep/layers/redact"
 	"unsafe"
 )
 
@@ -39,7 +41,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall14\n"
+const segMagic = "memkeep-recall15\n"
 
 const (
 	segHeader   = len(segMagic) + 10*4
@@ -222,6 +224,7 @@ func (b *segmentBuilder) field(text string, w float32) {
 	if text == "" {
 		return
 	}
+	text = withoutMarks(text)
 	b.tok.each(text, func(t string) {
 		n := b.tok.id
 		if n < 0 {
@@ -613,4 +616,35 @@ func unsafeString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// withoutMarks blanks the marks that stand where a secret was
+// ("[REDACTED:aws-access-key]", "[PRIVATE]", and a transcript's own
+// "[REDACTED_EMAIL]"): they say nothing of the project, and their words
+// ("email", "key", "private") would answer a question about an email the
+// project never sent.
+func withoutMarks(text string) string {
+	if !strings.Contains(text, "[REDACTED") && !strings.Contains(text, redact.Private) {
+		return text
+	}
+	b := []byte(text)
+	for _, open := range []string{"[REDACTED", redact.Private} {
+		for i := 0; ; {
+			j := strings.Index(text[i:], open)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := strings.IndexByte(text[j:], ']')
+			if end < 0 || end > 48 {
+				i = j + len(open)
+				continue
+			}
+			for k := j; k <= j+end; k++ {
+				b[k] = ' '
+			}
+			i = j + end + 1
+		}
+	}
+	return string(b)
 }

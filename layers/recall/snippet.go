@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -78,6 +79,10 @@ type snippets struct {
 	// place is set when the question asks where: a sentence that names
 	// a file is then the likelier answer of a long text's.
 	place bool
+	// amount is set when the question asks how many or how much, time
+	// when it asks how long or how often: a sentence that holds a number,
+	// or a duration, is then the likelier answer.
+	amount, time bool
 }
 
 // newSnippets weighs the query's own terms (not those feedback added).
@@ -253,7 +258,13 @@ func (sn *snippets) record(f l1Fields) string {
 		parts = append(parts, "pattern "+cut(f.pat, 100))
 	}
 	if f.diff != "" {
-		parts = append(parts, sn.focus(f.diff, 200))
+		// The summary line, and the changed line below it that holds
+		// most of the query, if one holds a term the summary lacks.
+		head, body, _ := strings.Cut(f.diff, "\n")
+		parts = append(parts, sn.focus(head, 160))
+		if l := sn.bestLine(body, sn.found(head)); l != "" {
+			parts = append(parts, "… "+sn.focus(l, 120))
+		}
 	}
 	if f.arg != "" {
 		parts = append(parts, sn.focus(f.arg, 160))
@@ -262,6 +273,18 @@ func (sn *snippets) record(f l1Fields) string {
 		parts = append(parts, "→ "+sn.sentences(res))
 	}
 	return sn.focus(strings.Join(parts, " "), snippetMax)
+}
+
+// bestLine gives the line of text holding the most weight of query terms
+// that have not (terms already shown), "" when no line holds one.
+func (sn *snippets) bestLine(text string, have uint64) string {
+	best, bestW := "", 0.0
+	for l := range strings.SplitSeq(text, "\n") {
+		if w := sn.weigh(sn.found(l) &^ have); w > bestW {
+			best, bestW = l, w
+		}
+	}
+	return best
 }
 
 // echoes reports whether a command's output only repeats the command: at
@@ -316,6 +339,19 @@ func (sn *snippets) sentences(text string) string {
 		if i != best && i != next {
 			if n := lift[i] * sn.weigh(found[i]&^shown); n > otherN {
 				other, otherN = i, n
+			}
+		}
+	}
+	// A question asking how long or how many is answered by the
+	// sentence telling it, though its words are shown already ("Sweeps
+	// stale sessions every 15s with 90s TTL." below the registry's name).
+	if (sn.amount || sn.time) && !sn.tellsAmount(out) && (other < 0 || !sn.tellsAmount(sents[other])) {
+		amountN := 0.0
+		for i := range sents {
+			if i != best && i != next && found[i] != 0 && sn.tellsAmount(sents[i]) {
+				if n := sn.weigh(found[i]); n > amountN {
+					other, amountN = i, n
+				}
 			}
 		}
 	}
@@ -374,8 +410,22 @@ func (sn *snippets) lift(s string) float64 {
 	if sn.place && namesFile(s) {
 		return fileSentenceLift
 	}
+	if sn.tellsAmount(s) {
+		return numberSentenceLift
+	}
 	return 1
 }
+
+// tellsAmount reports whether a sentence holds what a question asking how
+// many (a number) or how long (a duration) asks for.
+func (sn *snippets) tellsAmount(s string) bool {
+	return sn.amount && strings.IndexFunc(s, unicode.IsDigit) >= 0 || sn.time && len(durations(s)) > 0
+}
+
+// numberSentenceLift is what a sentence holding a number gets for a
+// question asking how many, or one holding a duration for a question
+// asking how long or how often.
+const numberSentenceLift = 2
 
 // fileSentenceLift: a long text lists the files made beside what they
 // do, and a question asking where is answered by the sentence naming the
