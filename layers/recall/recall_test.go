@@ -1199,3 +1199,22 @@ func TestThresholdSaysWhetherNotWhich(t *testing.T) {
 		}
 	}
 }
+
+// TestAmountQuestionsShowTheNumber: a question asking how often is shown
+// the sentence telling it, though its other words are shown already; an
+// edit's changed line that holds the question is shown beside its
+// summary.
+func TestAmountQuestionsShowTheNumber(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("Done. The `lib/app/activity_registry.ex` module is a GenServer with an ETS table tracking each session's activity (active, ended, inactive), with a public API for the hooks. It sweeps stale sessions every 15s with a 90s TTL. It broadcasts on the activity topic.\n- `test/app/activity_registry_test.exs` covers the registry's sessions: start, touch, end and the status of each session.\n- The hooks controller touches the activity registry on every call, so that a session's activity stays fresh.\n- The dashboard shows the activity registry's sessions."),
+		edit("lib/app/token_store.ex", "+40 -0 defmodule App.TokenStore do\nuse GenServer\n@table :tokens\n@default_ttl_seconds 120\ndef mint(project_id) do"))...)
+	hits := m.search("how often does the activity registry go over its sessions?", Options{Max: 1})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "every 15s") {
+		t.Errorf("how often: %+v", hits)
+	}
+	hits = m.search("what ttl seconds does the token store default to?", Options{Max: 1})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "@default_ttl_seconds 120") || !strings.Contains(hits[0].Snippet, "+40 -0") {
+		t.Errorf("an edit's changed line: %+v", hits)
+	}
+}

@@ -70,7 +70,13 @@ func TestUnknownThings(t *testing.T) {
 		say("The layout links priv/static/assets/report.css."),
 		say(`Added the "Open report" button to the dashboard.`),
 		say("Moved the script to priv/scripts/build_report.sh; lib/report/checker_view.ex renders it."),
-		bash("rm lib/report/old_report.ex", 0, ""))...)
+		bash("rm lib/report/old_report.ex", 0, ""),
+		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "lib/report/lookup_parser.ex"},
+		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "deps/phoenix/lib/live_view.ex"},
+		edit("lib/report/checker_view.ex", "+2 -0 def render(assigns) do\n@limit 20"),
+		bash(`git commit -m "docs: note the build" -- docs/build_notes.md 2>&1 && git add docs/build_notes.md`, 0, ""),
+		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "docs/build_notes.md"},
+		say("The build sends its report to [REDACTED_EMAIL] on failure."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -312,6 +318,23 @@ func TestUnknownThings(t *testing.T) {
 		// So is a file's deletion: its name beside a word of deleting.
 		{"After we deleted checker_view.ex, where did its rendering go?", []string{"checker_view.ex deleted"}},
 		{"Why did old_report.ex get removed?", nil},
+		// A change to a file is held where memory holds an edit of it
+		// or a command rewriting it, not where it was only read; a
+		// module is its file, and a dependency's file is not judged.
+		{"What did we change in lib/report/lookup_parser.ex for the report?", []string{"lib/report/lookup_parser.ex changed"}},
+		{"What did we change in LookupParser so the report loads?", []string{"LookupParser changed"}},
+		{"What did we change in checker_view.ex for the report?", nil},
+		{"Why did we refactor CheckerView?", nil},
+		{"What did we add to docs/build_notes.md?", nil},
+		{"Which tests did we add to LiveView for the report?", nil},
+		// A setting is named a few words before its value, and a
+		// frequency in words is a duration.
+		{"Why did `@max_lookups` in Report end up at 20?", []string{"@max_lookups 20"}},
+		{"Why did `@max_lookups` in Report end up at 10?", nil},
+		{"Why does the registry sweep once a minute?", []string{"a minute"}},
+		// A redaction mark's words are no mention: memory never told of
+		// an email.
+		{"Does the build send an email on failure?", []string{"email"}},
 		// A file is named as written, whole or at the end of a path.
 		{"What does lookup_at_start.ex hold?", nil},
 		{"Which layout links report.css?", nil},
