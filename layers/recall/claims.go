@@ -525,7 +525,8 @@ func failureWords(q string) bool {
 }
 
 // failureMarks are the words with which output says something failed.
-var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected"}
+var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected",
+	"does not", "doesn't", "unexpected", "unable", "not allowed", "badarg", "badmatch", "mismatch"}
 
 // Counts. A question may state how many of something a setting or a
 // result holds: "collapse after 25 lines", "cut at 800 characters", "the
@@ -994,6 +995,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, e.as+" changed")
 		}
 	}
+	for _, c := range commandsRun(text) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(c, o) }) && !ix.heldSideBySide(c, tok) {
+			unknown = append(unknown, c)
+		}
+	}
 	for _, c := range connections(text) {
 		if !ix.holdsTogether(c, tok) {
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
@@ -1081,25 +1087,37 @@ const editReach = 8
 func editedThings(text string) []editedThing {
 	fields := strings.Fields(text)
 	var out []editedThing
+	add := func(e editedThing) {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
 	for i, f := range fields {
 		if !slices.Contains(editVerbs, strings.ToLower(strings.Trim(f, ",.;:?!"))) || strings.ContainsAny(f, ".?!") {
 			continue
 		}
-		for _, g := range fields[i+1 : min(len(fields), i+1+editReach)] {
-			w := strings.Trim(g, "`\"'()[]{}<>,;:?!“”‘’*")
-			w = strings.TrimRight(w, ".")
-			var e editedThing
-			switch {
-			case fileName(lastPathPart(w)):
-				e = editedThing{as: w, file: strings.ToLower(lastPathPart(w))}
-			case moduleName(w):
-				e = editedThing{as: w, file: snakeOf(w), module: true}
-			}
-			if e.file != "" {
-				if !slices.Contains(out, e) {
-					out = append(out, e)
-				}
+		told := false // a module told in its words was taken
+		for k := i + 1; k < min(len(fields), i+1+editReach); k++ {
+			g := fields[k]
+			w := strings.TrimRight(strings.Trim(g, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
+			if fileName(lastPathPart(w)) {
+				add(editedThing{as: w, file: strings.ToLower(lastPathPart(w))})
 				break
+			}
+			if moduleName(w) {
+				add(editedThing{as: w, file: snakeOf(w), module: true})
+				break
+			}
+			// A module told in its words ("the JSONL parser", "the
+			// transcript tail worker"): the first two or three words
+			// whose snake_case join memory may hold as a file's stem.
+			for n := 3; n >= 2 && !told && k-i <= editWordsReach; n-- {
+				if k+n <= len(fields) {
+					if stem := wordsStem(fields[k : k+n]); stem != "" {
+						add(editedThing{as: strings.Trim(strings.Join(fields[k:k+n], " "), ",.;:?!"), file: stem, module: true})
+						told = true
+					}
+				}
 			}
 			if strings.ContainsAny(g[len(g)-1:], ".?!") {
 				break // the sentence ends
@@ -1107,6 +1125,29 @@ func editedThings(text string) []editedThing {
 		}
 	}
 	return out
+}
+
+// editWordsReach is how many words after its verb a module told in words
+// may begin ("change in the JSONL parser").
+const editWordsReach = 4
+
+// wordsStem gives the snake_case join of words that may name a module
+// (jsonl_parser for "JSONL parser"): each of letters only, none a stop
+// word, the last not ending the sentence early; "" otherwise.
+func wordsStem(words []string) string {
+	var parts []string
+	for i, w := range words {
+		t := strings.ToLower(strings.Trim(w, "`\"'()"))
+		if i < len(words)-1 && strings.ContainsAny(w, ",.;:?!") {
+			return ""
+		}
+		t = strings.TrimRight(t, ",.;:?!")
+		if len(t) < 2 || isStop(t) || strings.IndexFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			return ""
+		}
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, "_")
 }
 
 // moduleName reports whether w is a module's name in CamelCase
@@ -1339,4 +1380,40 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 		}
 	}
 	return out, true
+}
+
+// Commands. A question may say a command was run: "when we ran mix xref
+// graph", "after running docker compose up". Memory that saw it run holds
+// the program and its subcommand side by side; memory that holds neither
+// together never saw it (one never-happened question of the eval's
+// 1,004 names a command run; every answerable one naming a command run
+// names one memory holds).
+
+// runVerbs say that a command was run; the program follows them.
+var runVerbs = []string{"ran", "run", "running", "runs", "executed", "invoked"}
+
+// programs are the command-line programs whose subcommand says what was
+// run: "mix xref", "git bisect", "docker compose".
+var programs = []string{"bd", "bun", "cargo", "docker", "gh", "git", "go", "kubectl", "make", "mix", "npm", "npx", "pip", "pnpm", "poetry", "rails", "rake", "uv", "yarn"}
+
+// commandsRun gives the commands text says were run, each as its program
+// and subcommand ("mix xref", "mix deps.get").
+func commandsRun(text string) []string {
+	fields := strings.Fields(text)
+	var out []string
+	for i := 0; i+2 < len(fields); i++ {
+		if !slices.Contains(runVerbs, strings.ToLower(strings.Trim(fields[i], "`\"'(,"))) {
+			continue
+		}
+		prog := strings.Trim(fields[i+1], "`\"'(")
+		sub := strings.TrimRight(strings.Trim(fields[i+2], "`\"')"), ".,;:?!")
+		if !slices.Contains(programs, prog) || sub == "" || strings.HasPrefix(sub, "-") || strings.ToLower(sub) != sub ||
+			strings.IndexFunc(sub, func(r rune) bool { return !unicode.IsLetter(r) && r != '.' && r != '-' && r != '_' }) >= 0 {
+			continue
+		}
+		if c := prog + " " + sub; !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

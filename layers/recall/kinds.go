@@ -131,3 +131,68 @@ func generic(member, s string) bool {
 	parts := strings.FieldsFunc(member, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	return s == "" || len(strings.Fields(s)) < len(parts) || strings.Trim(s, "0123456789 ") == ""
 }
+
+// kindMember is a term a kind named in a question stands for, and the
+// query term (its index in origs) of the kind's last word, -1 if none.
+type kindMember struct {
+	term string
+	orig int
+}
+
+// maxKindMembers is the most members a kind named in a question stands
+// for: those memory names most.
+const maxKindMembers = 3
+
+// kindMembers gives the members memory holds of the kinds a question
+// names, the longest kind first at each word: a member of one word by its
+// stem, one of several by its rarest word, when memory holds them all.
+func (ix *Index) kindMembers(query string, origs []string, tok *tokenizer) []kindMember {
+	var stems []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		stems = append(stems, tok.stem(w))
+	}
+	var out []kindMember
+	for i := 0; i < len(stems); i++ {
+		for n := min(4, len(stems)-i); n >= 1; n-- {
+			kind := strings.Join(stems[i:i+n], " ")
+			ms := members(kind)
+			if ms == nil {
+				continue
+			}
+			orig := slices.Index(origs, stems[i+n-1])
+			type held struct {
+				term string
+				df   int
+			}
+			var hs []held
+			budget := phraseScan
+			for _, m := range ms {
+				words := strings.Fields(m)
+				term, df := words[0], ix.df(words[0])
+				if len(words) > 1 {
+					// A member of several words is held side by side
+					// (happy-dom), and stands by its rarest word.
+					var name []queryWord
+					for _, w := range words {
+						name = append(name, queryWord{text: w, stem: w})
+					}
+					want, rarest := ix.phrase(name)
+					if rarest == "" || !ix.adjacent(want, rarest, &budget, tok) {
+						continue
+					}
+					term, df = rarest, ix.df(rarest)
+				}
+				if df > 0 && !slices.Contains(stems, term) {
+					hs = append(hs, held{term, df})
+				}
+			}
+			slices.SortStableFunc(hs, func(a, b held) int { return b.df - a.df })
+			for _, h := range hs[:min(len(hs), maxKindMembers)] {
+				out = append(out, kindMember{h.term, orig})
+			}
+			i += n - 1
+			break
+		}
+	}
+	return out
+}

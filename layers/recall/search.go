@@ -40,6 +40,7 @@ const (
 	// Query expansion: the thesaurus's words for a query word, and the
 	// second pass's terms taken from the first pass's best answers.
 	synonymWeight  = 0.6
+	kindWeight     = 0.6
 	maxSynonyms    = 6 // per query word, the first of its groups
 	feedbackWeight = 0.2
 	feedbackTerms  = 8
@@ -271,6 +272,15 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 				seen[s] = true
 				qs = append(qs, qterm{term: s, weight: synonymWeight, orig: i, syn: true, idf: ix.idf(s, n)})
 			}
+		}
+	}
+	// A kind the question names ("the static type checker", "the
+	// background job") stands for its members memory holds (Dialyzer,
+	// Oban): the sessions named the product, the question its kind.
+	for _, k := range ix.kindMembers(query, origs, tok) {
+		if !seen[k.term] {
+			seen[k.term] = true
+			qs = append(qs, qterm{term: k.term, weight: kindWeight, orig: k.orig, syn: true, idf: ix.idf(k.term, n)})
 		}
 	}
 	ix.intent = intentOf(query)

@@ -339,6 +339,13 @@ func TestUnknownThings(t *testing.T) {
 		{"Why does ReportWorker call CheckerCache after each flush?", []string{"ReportWorker with CheckerCache"}},
 		{"Where does ReportWorker call LookupCache.fetch?", nil},
 		{"Do ReportWorker and CheckerCache share a supervisor?", nil},
+		// A module told in its words is its file; a command said to be
+		// run is held where memory holds its program and subcommand
+		// side by side.
+		{"What did we change in the lookup parser for the report?", []string{"lookup parser changed"}},
+		{"What did we change in the checker view for the report?", nil},
+		{"When we ran mix xref graph on the report, what did it show?", []string{"mix xref"}},
+		{"When we ran mix ecto.migrate before the lookups test, what failed?", nil},
 		// A redaction mark's words are no mention: memory never told of
 		// an email.
 		{"Does the build send an email on failure?", []string{"email"}},
