@@ -19,8 +19,9 @@ import (
 // a copy of the output: the transcript stays on disk for the details.
 // A command keeps room for a commit's message, an edit for its first few
 // changed lines: the value set, the function declared, the key added are
-// what a later question about the change asks for, and they cost about a
-// tenth of L1's size (measured on the spotter sessions).
+// what a later question about the change asks for, and they cost 11.7 %
+// more L1 (the real transcripts refine to 3.03 % of their size, against
+// 2.72 % with the first changed line and 300 bytes of a command).
 const (
 	maxCmd       = 600
 	maxArg       = 160

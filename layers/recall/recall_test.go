@@ -1218,3 +1218,18 @@ func TestAmountQuestionsShowTheNumber(t *testing.T) {
 		t.Errorf("an edit's changed line: %+v", hits)
 	}
 }
+
+// TestHowLongQuestionsPreferADuration: of two answers that match a
+// question asking how long alike, the one telling a duration comes first.
+func TestHowLongQuestionsPreferADuration(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(10), say("The activity registry tracks each session's status."))
+	recs = append(recs, filler(30)...)
+	recs = append(recs, say("The activity registry drops a session's status after 90s."))
+	recs = append(recs, filler(10)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("how long does the activity registry hold a session's status?", Options{Max: 2})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "90s") {
+		t.Errorf("the first answer does not tell how long: %+v", hits)
+	}
+}

@@ -904,13 +904,47 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b unit) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
+	// A question asking how long or how often is answered where a
+	// duration is told: the best answers whose records tell one rank a
+	// little higher. Only those few are read, so that the lift costs a
+	// prompt a few lines.
+	if ix.intent.time {
+		slices.SortStableFunc(out, byScore)
+		for i := range out[:min(len(out), timeAnswers)] {
+			if ix.tellsDuration(out[i]) {
+				out[i].score *= timeLift
+			}
 		}
-		return cmp.Compare(b.d.Time, a.d.Time)
-	})
+	}
+	slices.SortStableFunc(out, byScore)
 	return out
+}
+
+// byScore orders answers by score, the newer first among equals.
+func byScore(a, b unit) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.d.Time, a.d.Time)
+}
+
+// timeAnswers is how many of the best answers a question asking how long
+// reads for a duration, and timeLift what one telling it gets.
+const (
+	timeAnswers = 20
+	timeLift    = 1.2
+)
+
+// tellsDuration reports whether an answer's record, or a record of its
+// window, tells a duration.
+func (ix *Index) tellsDuration(u unit) bool {
+	for _, r := range append([]docRef{u.at}, u.window...) {
+		d := ix.segs[r.seg].doc(int(r.doc))
+		if len(durations(ix.docText(r, d))) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // beside trims u's lines to keep off the answers of kept (those of its
