@@ -81,6 +81,11 @@ func TestRecallQuestions(t *testing.T) {
 		pooled.pool(askSet(t, p, l1, name))
 	}
 	t.Logf("the fresh sets together: %d questions; hit@1 %d (grep %d), hit@5 %d, the prompt hook %d; refused as naming what memory never mentions %d", pooled.asked, pooled.hit1, pooled.grep1, pooled.hit5, pooled.hook, len(pooled.refused))
+	// A question whose evidence L1 does not keep is a miss to whoever
+	// asks it: the rates over every answerable question say so.
+	all := float64(pooled.asked + len(pooled.unanswerable))
+	t.Logf("over all %d answerable questions (%d with their evidence nowhere in L1): hit@1 %.3f (grep %.3f), hit@5 %.3f, the prompt hook %.3f; never happened: %d of %d answered",
+		int(all), len(pooled.unanswerable), float64(pooled.hit1)/all, float64(pooled.grep1)/all, float64(pooled.hit5)/all, float64(pooled.hook)/all, pooled.neverAnswered, pooled.never)
 }
 
 // importedSpotter is a project that imported the real spotter sessions
@@ -214,6 +219,9 @@ func (s *evalScore) pool(f evalScore) {
 	s.grep1 += f.grep1
 	s.hook += f.hook
 	s.refused = append(s.refused, f.refused...)
+	s.unanswerable = append(s.unanswerable, f.unanswerable...)
+	s.never += f.never
+	s.neverAnswered += f.neverAnswered
 }
 
 func (s *evalScore) add(other bool, at int, hook, grep1, grep5 bool) {

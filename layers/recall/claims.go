@@ -1060,9 +1060,9 @@ var proposals = [][]string{
 // pane_view_live.ex", "what did we change in JsonlParser". Memory that
 // saw the change holds an edit of the file (an Edit or a Write, a
 // command that rewrote or committed it); memory that holds the project's
-// file only read, searched or named never saw it changed (10
-// never-happened questions of the eval's 1,004 say a change to a file
-// that memory holds only read; no answerable question of 1,476 does).
+// file only read, searched or named never saw it changed (16
+// never-happened questions of the eval's 958 say a change to a file that
+// memory holds only read; no answerable question of 1,631 does).
 
 // editedThing is a file a question says was changed: its name as
 // written, and the name memory's paths end in (jsonl_parser.ex), or, for
@@ -1246,8 +1246,8 @@ func rewrites(cmd string) bool {
 // TranscriptRenderer". Memory that saw them connected holds the two
 // names in one record or in records a few lines apart (the edit that
 // wired them, the assistant's account of it); memory that holds them
-// only far apart never saw it (8 never-happened questions of the eval's
-// 1,004 say such a connection; no answerable question of 1,476 does).
+// only far apart never saw it (11 never-happened questions of the eval's
+// 958 say such a connection; no answerable question of 1,631 does).
 
 // codeName is a name of code a question gives, as written, and the forms
 // memory may write it in, lower case: a module's name whole and as its
@@ -1385,9 +1385,9 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 // Commands. A question may say a command was run: "when we ran mix xref
 // graph", "after running docker compose up". Memory that saw it run holds
 // the program and its subcommand side by side; memory that holds neither
-// together never saw it (one never-happened question of the eval's
-// 1,004 names a command run; every answerable one naming a command run
-// names one memory holds).
+// together never saw it (5 never-happened questions of the eval's 958
+// say a command was run, one of them a command memory never holds; no
+// answerable question of 1,631 says one was).
 
 // runVerbs say that a command was run; the program follows them.
 var runVerbs = []string{"ran", "run", "running", "runs", "executed", "invoked"}
