@@ -1229,7 +1229,10 @@ func ownFile(path string) bool {
 }
 
 // rewrites reports whether a command may change the files it names: it
-// commits, moves, copies or edits them in place, or writes to one.
+// commits, moves, copies or edits them in place, or writes to one. It
+// errs toward yes (a redirect of errors, "2> /dev/null", passes too): a
+// change taken as held leaves a question answered, as it was before the
+// check.
 func rewrites(cmd string) bool {
 	for _, m := range []string{"git add", "git mv", "git commit", "sed -i", "perl -pi", "mv ", "cp ", "tee ", "> ", "patch "} {
 		if strings.Contains(cmd, m) {

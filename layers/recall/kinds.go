@@ -144,8 +144,9 @@ type kindMember struct {
 const maxKindMembers = 3
 
 // kindMembers gives the members memory holds of the kinds a question
-// names, the longest kind first at each word: a member of one word by its
-// stem, one of several by its rarest word, when memory holds them all.
+// names, the longest kind first at each word, maxKindMembers a kind,
+// those memory names most: a member of one word by its stem, one of
+// several by its rarest word where memory holds its words side by side.
 func (ix *Index) kindMembers(query string, origs []string, tok *tokenizer) []kindMember {
 	var stems []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {

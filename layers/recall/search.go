@@ -1786,7 +1786,9 @@ func named(w string, sentenceStart bool) bool {
 // intent is what kind of answer a question asks for, from its words:
 // one about what failed is answered first by the calls that failed, one
 // asking where by the records that name a file, one asking why by the
-// assistant's words. (Lifting every tool call for "where" was tried
+// assistant's words, one asking how long or how often by the records
+// telling a duration, and its snippet by the sentence telling it (how
+// many: a number). (Lifting every tool call for "where" was tried
 // earlier and lost answers; a record naming a file is narrower.)
 type intent struct{ failed, place, reason, route, amount, time bool }
 

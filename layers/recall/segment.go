@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/memkeep/memkeep/layers/redact"
-	"unsafe"
 )
 
 // A segment is one file of the index: the documents of some sources (a
@@ -624,6 +624,7 @@ func unsafeString(b []byte) string {
 // ("email", "key", "private") would answer a question about an email the
 // project never sent.
 func withoutMarks(text string) string {
+	const markMax = 48 // a mark is short: a bracket further on closes something else
 	if !strings.Contains(text, "[REDACTED") && !strings.Contains(text, redact.Private) {
 		return text
 	}
@@ -636,7 +637,7 @@ func withoutMarks(text string) string {
 			}
 			j += i
 			end := strings.IndexByte(text[j:], ']')
-			if end < 0 || end > 48 {
+			if end < 0 || end > markMax {
 				i = j + len(open)
 				continue
 			}

@@ -275,8 +275,8 @@ func (sn *snippets) record(f l1Fields) string {
 	return sn.focus(strings.Join(parts, " "), snippetMax)
 }
 
-// bestLine gives the line of text holding the most weight of query terms
-// that have not (terms already shown), "" when no line holds one.
+// bestLine gives the line of text holding the most weight of the query's
+// terms outside have (those shown already), "" when no line holds one.
 func (sn *snippets) bestLine(text string, have uint64) string {
 	best, bestW := "", 0.0
 	for l := range strings.SplitSeq(text, "\n") {
