@@ -1057,10 +1057,12 @@ var proposals = [][]string{
 
 // Edits. A question may say a file was changed: "what did we change in
 // lib/spotter/transcripts/jsonl_parser.ex", "when we refactored
-// pane_view_live.ex", "what did we change in JsonlParser". Memory that
+// pane_view_live.ex", "what did we change in JsonlParser", "in
+// pane_view_live.ex we added", "when PaneViewLive was switched over".
+// Memory that
 // saw the change holds an edit of the file (an Edit or a Write, a
 // command that rewrote or committed it); memory that holds the project's
-// file only read, searched or named never saw it changed (16
+// file only read, searched or named never saw it changed (24
 // never-happened questions of the eval's 958 say a change to a file that
 // memory holds only read; no answerable question of 1,631 does).
 
@@ -1075,9 +1077,10 @@ type editedThing struct {
 
 // editVerbs say that something was changed; the thing follows them
 // ("changed in", "edits did we make to", "refactored").
-var editVerbs = []string{"add", "added", "change", "changed", "changes", "changing", "edit", "edited", "editing", "edits",
+var editVerbs = []string{"add", "added", "change", "changed", "changes", "changing", "convert", "converted",
+	"edit", "edited", "editing", "edits", "fix", "fixed", "fold", "folded", "merge", "merged",
 	"modified", "modify", "modifying", "patch", "patched", "refactor", "refactored", "refactoring",
-	"rewrite", "rewrote", "rewritten", "tweak", "tweaked", "update", "updated"}
+	"rewrite", "rewrote", "rewritten", "switched", "tweak", "tweaked", "update", "updated"}
 
 // editReach is how many words after its verb a changed file may be named.
 const editReach = 8
@@ -1096,16 +1099,25 @@ func editedThings(text string) []editedThing {
 		if !slices.Contains(editVerbs, strings.ToLower(strings.Trim(f, ",.;:?!"))) || strings.ContainsAny(f, ".?!") {
 			continue
 		}
+		// The file may come first: "in pane_view_live.ex we added",
+		// "when PaneViewLive was switched over".
+		if k := i - 2; k >= 0 && slices.Contains([]string{"was", "were", "got"}, strings.ToLower(fields[i-1])) {
+			if e, ok := editedName(fields[k]); ok {
+				add(e)
+				continue
+			}
+		}
+		if k := i - 2; k >= 1 && strings.EqualFold(fields[k-1], "in") && slices.Contains([]string{"we", "i", "you"}, strings.ToLower(fields[i-1])) {
+			if e, ok := editedName(fields[k]); ok {
+				add(e)
+				continue
+			}
+		}
 		told := false // a module told in its words was taken
 		for k := i + 1; k < min(len(fields), i+1+editReach); k++ {
 			g := fields[k]
-			w := strings.TrimRight(strings.Trim(g, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
-			if fileName(lastPathPart(w)) {
-				add(editedThing{as: w, file: strings.ToLower(lastPathPart(w))})
-				break
-			}
-			if moduleName(w) {
-				add(editedThing{as: w, file: snakeOf(w), module: true})
+			if e, ok := editedName(g); ok {
+				add(e)
 				break
 			}
 			// A module told in its words ("the JSONL parser", "the
@@ -1125,6 +1137,18 @@ func editedThings(text string) []editedThing {
 		}
 	}
 	return out
+}
+
+// editedName reads a word as a file's name or a CamelCase module's.
+func editedName(g string) (editedThing, bool) {
+	w := strings.TrimRight(strings.Trim(g, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
+	switch {
+	case fileName(lastPathPart(w)):
+		return editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, true
+	case moduleName(w):
+		return editedThing{as: w, file: snakeOf(w), module: true}, true
+	}
+	return editedThing{}, false
 }
 
 // editWordsReach is how many words after its verb a module told in words

@@ -328,6 +328,10 @@ func TestUnknownThings(t *testing.T) {
 		{"What did we change in checker_view.ex for the report?", nil},
 		{"Why did we refactor CheckerView?", nil},
 		{"What did we add to docs/build_notes.md?", nil},
+		{"In lib/report/lookup_parser.ex we added a clause; what does it log?", []string{"lib/report/lookup_parser.ex changed"}},
+		{"In checker_view.ex we added a clause; what does it render?", nil},
+		{"When LookupParser was switched over to the cache, what changed?", []string{"LookupParser changed"}},
+		{"Did anyone ever fix lookup_parser.ex for the report?", []string{"lookup_parser.ex changed"}},
 		{"Which tests did we add to LiveView for the report?", nil},
 		// A setting is named a few words before its value, and a
 		// frequency in words is a duration.
