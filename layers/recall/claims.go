@@ -801,8 +801,7 @@ var moveVerbs = []string{"move", "moved", "moving", "moves", "relocate", "reloca
 // (a CamelCase module or a file's name): after the verb and before the
 // folder ("we moved X into"), or else the nearest before the verb ("X
 // got moved into").
-func moves(text string) []move {
-	fields := strings.Fields(text)
+func moves(fields []string) []move {
 	var out []move
 	for i, f := range fields {
 		if !slices.Contains(moveVerbs, strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))) {
@@ -866,9 +865,9 @@ func isFolder(w string) bool {
 
 // unknownMoves gives the moves a question states that memory never
 // holds: the folder's words and the thing's side by side.
-func (ix *Index) unknownMoves(text string, out []string, tok *tokenizer) []string {
+func (ix *Index) unknownMoves(fields []string, out []string, tok *tokenizer) []string {
 	var unknown []string
-	for _, m := range moves(text) {
+	for _, m := range moves(fields) {
 		if slices.ContainsFunc(out, func(o string) bool { return strings.Contains(m.folder, o) || strings.Contains(m.thing, o) }) {
 			continue
 		}
@@ -987,20 +986,20 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	// A fenced block is what the user pastes from now (a log, code):
 	// it claims nothing of the past.
 	text := withoutFences(query)
-	ws := countWords(text)
+	fields, ws := strings.Fields(text), countWords(text)
 	var unknown []string
-	unknown = append(unknown, ix.unknownMoves(text, out, tok)...)
-	for _, e := range editedThings(text) {
+	unknown = append(unknown, ix.unknownMoves(fields, out, tok)...)
+	for _, e := range editedThings(fields) {
 		if !ix.holdsEdit(e, tok) {
 			unknown = append(unknown, e.as+" changed")
 		}
 	}
-	for _, c := range commandsRun(text) {
+	for _, c := range commandsRun(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(c, o) }) && !ix.heldSideBySide(c, tok) {
 			unknown = append(unknown, c)
 		}
 	}
-	for _, c := range connections(text) {
+	for _, c := range connections(fields) {
 		if !ix.holdsTogether(c, tok) {
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
@@ -1085,10 +1084,10 @@ var editVerbs = []string{"add", "added", "change", "changed", "changes", "changi
 // editReach is how many words after its verb a changed file may be named.
 const editReach = 8
 
-// editedThings gives the files and CamelCase modules that follow a verb
-// of changing in text, within editReach words and the same sentence.
-func editedThings(text string) []editedThing {
-	fields := strings.Fields(text)
+// editedThings gives the files and CamelCase modules that a question's
+// fields name with a verb of changing: within editReach words after it
+// and in the same sentence, or just before it.
+func editedThings(fields []string) []editedThing {
 	var out []editedThing
 	add := func(e editedThing) {
 		if !slices.Contains(out, e) {
@@ -1141,7 +1140,7 @@ func editedThings(text string) []editedThing {
 
 // editedName reads a word as a file's name or a CamelCase module's.
 func editedName(g string) (editedThing, bool) {
-	w := strings.TrimRight(strings.Trim(g, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
+	w := codeWord(g)
 	switch {
 	case fileName(lastPathPart(w)):
 		return editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, true
@@ -1149,6 +1148,13 @@ func editedName(g string) (editedThing, bool) {
 		return editedThing{as: w, file: snakeOf(w), module: true}, true
 	}
 	return editedThing{}, false
+}
+
+// codeWord gives a field of a question as a name of code is written:
+// without the quotes, brackets and punctuation around it, a dotted name's
+// dots kept (ActiveSessionRegistry.touch) but not a sentence's last.
+func codeWord(f string) string {
+	return strings.TrimRight(strings.Trim(f, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
 }
 
 // editWordsReach is how many words after its verb a module told in words
@@ -1303,14 +1309,14 @@ const connectReach = 12
 // show the names together.
 const connectLines = 5
 
-// connections gives the pairs of code names text links by a verb of
-// working with, the verb between them.
-func connections(text string) []connection {
+// connections gives the pairs of code names a question's fields link by
+// a verb of working with, the verb between them.
+func connections(fields []string) []connection {
 	var names []codeName
 	var at []int
 	var verbs []int
-	for i, f := range strings.Fields(text) {
-		w := strings.TrimRight(strings.Trim(f, "`\"'()[]{}<>,;:?!“”‘’*"), ".")
+	for i, f := range fields {
+		w := codeWord(f)
 		if slices.Contains(connectVerbs, strings.ToLower(w)) {
 			verbs = append(verbs, i)
 			continue
@@ -1423,10 +1429,9 @@ var runVerbs = []string{"ran", "run", "running", "runs", "executed", "invoked"}
 // run: "mix xref", "git bisect", "docker compose".
 var programs = []string{"bd", "bun", "cargo", "docker", "gh", "git", "go", "kubectl", "make", "mix", "npm", "npx", "pip", "pnpm", "poetry", "rails", "rake", "uv", "yarn"}
 
-// commandsRun gives the commands text says were run, each as its program
-// and subcommand ("mix xref", "mix deps.get").
-func commandsRun(text string) []string {
-	fields := strings.Fields(text)
+// commandsRun gives the commands a question's fields say were run, each
+// as its program and subcommand ("mix xref", "mix deps.get").
+func commandsRun(fields []string) []string {
 	var out []string
 	for i := 0; i+2 < len(fields); i++ {
 		if !slices.Contains(runVerbs, strings.ToLower(strings.Trim(fields[i], "`\"'(,"))) {

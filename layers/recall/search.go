@@ -301,8 +301,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	}
 	var hits []Hit
 	sn := newSnippets(qs, tok)
-	sn.place = ix.intent.place
-	sn.amount, sn.time = ix.intent.amount, ix.intent.time
+	sn.intent = ix.intent
 	for _, u := range answering(units, opts.Threshold) {
 		hits = append(hits, ix.hit(u, sn))
 		if len(hits) == opts.Max {
@@ -904,19 +903,23 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 			}
 		}
 	}
+	slices.SortStableFunc(out, byScore)
 	// A question asking how long or how often is answered where a
 	// duration is told: the best answers whose records tell one rank a
 	// little higher. Only those few are read, so that the lift costs a
 	// prompt a few lines.
 	if ix.intent.time {
-		slices.SortStableFunc(out, byScore)
+		lifted := false
 		for i := range out[:min(len(out), timeAnswers)] {
 			if ix.tellsDuration(out[i]) {
 				out[i].score *= timeLift
+				lifted = true
 			}
 		}
+		if lifted {
+			slices.SortStableFunc(out, byScore)
+		}
 	}
-	slices.SortStableFunc(out, byScore)
 	return out
 }
 

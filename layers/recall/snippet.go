@@ -76,13 +76,10 @@ type snippets struct {
 	tok     *tokenizer
 	index   map[string]int // a term's bit
 	weights []float64      // by bit
-	// place is set when the question asks where: a sentence that names
-	// a file is then the likelier answer of a long text's.
-	place bool
-	// amount is set when the question asks how many or how much, time
-	// when it asks how long or how often: a sentence that holds a number,
-	// or a duration, is then the likelier answer.
-	amount, time bool
+	// intent is what the question asks for: where (a sentence that
+	// names a file is then the likelier answer of a long text's), how
+	// many or how long (a sentence that holds a number, or a duration).
+	intent intent
 }
 
 // newSnippets weighs the query's own terms (not those feedback added).
@@ -165,7 +162,7 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		for i, r := range u.window {
 			if r != place {
 				sc := u.wscore[i]
-				if sn.place && ix.segs[r.seg].doc(int(r.doc)).Flags&flagPath != 0 {
+				if sn.intent.place && ix.segs[r.seg].doc(int(r.doc)).Flags&flagPath != 0 {
 					sc *= fileSentenceLift // asked where, the lines naming a file
 				}
 				others = append(others, line{at: r, score: sc})
@@ -320,10 +317,12 @@ func (sn *snippets) sentences(text string) string {
 	}
 	found := make([]uint64, len(sents))
 	lift := make([]float64, len(sents))
+	tells := make([]bool, len(sents)) // the amount asked for
 	best, bestN := 0, -1.0
 	for i, s := range sents {
 		found[i] = sn.found(s)
-		lift[i] = sn.lift(s)
+		tells[i] = sn.tellsAmount(s)
+		lift[i] = sn.lift(s, tells[i])
 		if n := lift[i] * sn.weigh(found[i]); n > bestN {
 			best, bestN = i, n
 		}
@@ -345,10 +344,10 @@ func (sn *snippets) sentences(text string) string {
 	// A question asking how long or how many is answered by the
 	// sentence telling it, though its words are shown already ("Sweeps
 	// stale sessions every 15s with 90s TTL." below the registry's name).
-	if (sn.amount || sn.time) && !sn.tellsAmount(out) && (other < 0 || !sn.tellsAmount(sents[other])) {
+	if (sn.intent.amount || sn.intent.time) && !tells[best] && (next < 0 || !tells[next]) && (other < 0 || !tells[other]) {
 		amountN := 0.0
 		for i := range sents {
-			if i != best && i != next && found[i] != 0 && sn.tellsAmount(sents[i]) {
+			if i != best && i != next && found[i] != 0 && tells[i] {
 				if n := sn.weigh(found[i]); n > amountN {
 					other, amountN = i, n
 				}
@@ -391,7 +390,7 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 		if m == 0 {
 			continue
 		}
-		l := sn.lift(s)
+		l := sn.lift(s, sn.tellsAmount(s))
 		out = append(out, sent{s, l * sn.weigh(m), l * sn.weigh(m&^have)})
 	}
 	slices.SortStableFunc(out, func(a, b sent) int {
@@ -405,12 +404,13 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 }
 
 // lift is what a sentence's weight is multiplied by: more when the
-// question asks where and the sentence names a file.
-func (sn *snippets) lift(s string) float64 {
-	if sn.place && namesFile(s) {
+// question asks where and the sentence names a file, or when it tells the
+// amount the question asks for (tells, as tellsAmount gives it).
+func (sn *snippets) lift(s string, tells bool) float64 {
+	if sn.intent.place && namesFile(s) {
 		return fileSentenceLift
 	}
-	if sn.tellsAmount(s) {
+	if tells {
 		return numberSentenceLift
 	}
 	return 1
@@ -419,7 +419,7 @@ func (sn *snippets) lift(s string) float64 {
 // tellsAmount reports whether a sentence holds what a question asking how
 // many (a number) or how long (a duration) asks for.
 func (sn *snippets) tellsAmount(s string) bool {
-	return sn.amount && strings.IndexFunc(s, unicode.IsDigit) >= 0 || sn.time && len(durations(s)) > 0
+	return sn.intent.amount && strings.IndexFunc(s, unicode.IsDigit) >= 0 || sn.intent.time && len(durations(s)) > 0
 }
 
 // numberSentenceLift is what a sentence holding a number gets for a

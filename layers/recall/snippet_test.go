@@ -95,7 +95,7 @@ func TestWhereIsAnsweredByTheFileItNames(t *testing.T) {
 		"- Updated the session page to save and highlight selections"
 	q := "Which file defines the record that links notes to the chat messages they were made on?"
 	sn := snippetsOf(q)
-	sn.place = true
+	sn.intent.place = true
 	if got := sn.sentences(text); !strings.Contains(got, "annotation_message_ref.ex") {
 		t.Errorf("asked where, sentences gave %q: want the line naming the file", got)
 	}
