@@ -1233,3 +1233,34 @@ func TestHowLongQuestionsPreferADuration(t *testing.T) {
 		t.Errorf("the first answer does not tell how long: %+v", hits)
 	}
 }
+
+// TestExcerptShowsARetriedCallOnce: a commit tried three times reads the
+// same in an answer's lines; it is shown once, and the room goes to the
+// next line that bears on the question.
+func TestExcerptShowsARetriedCallOnce(t *testing.T) {
+	m := newMemory(t)
+	commit := `git add -A && git commit -m "feat: trace the hook controllers with spans and a trace id header"`
+	recs := append(filler(16), say("The hook controllers now open a span for each call and put the trace id in a header."))
+	for range 3 {
+		recs = append(recs, bash(commit, 1, "Pre-commit validation failed: dialyzer found 2 warnings in the trace helpers"))
+	}
+	recs = append(recs, say("The dialyzer warnings about the trace helpers are the OTEL library's opaque record: they go in .dialyzerignore."))
+	recs = append(recs, filler(20)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	hits := m.search("why did committing the trace header work for the hook controllers fail on dialyzer", Options{Max: 1})
+	if len(hits) == 0 {
+		t.Fatal("nothing found")
+	}
+	commits := 0
+	for _, e := range append([]string{hits[0].Snippet}, hits[0].Excerpt...) {
+		if strings.Contains(e, "git commit") {
+			commits++
+		}
+	}
+	if commits != 1 {
+		t.Errorf("the commit is shown %d times, want once: %q / %q", commits, hits[0].Snippet, hits[0].Excerpt)
+	}
+	if shown := hits[0].Snippet + strings.Join(hits[0].Excerpt, "\n"); !strings.Contains(shown, ".dialyzerignore") {
+		t.Errorf("the answer does not show the reason: %q / %q", hits[0].Snippet, hits[0].Excerpt)
+	}
+}

@@ -140,8 +140,8 @@ type Hit struct {
 	Concept  *Ref `json:"concept,omitempty"`
 	// Further holds the answer's own record's other sentences that hold
 	// words of the query, best first: a long message (an epic's report, a
-	// list of the files made) answers in a line the snippet had no room
-	// for.
+	// list of the files made), a commit's message or an edit's changed
+	// lines answer in a line the snippet had no room for.
 	Further []string `json:"further,omitempty"`
 	// excerptRank is each excerpt line's rank by score (0 the best).
 	excerptRank []int

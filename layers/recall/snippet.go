@@ -172,15 +172,31 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 			others = append(others, line{at: u.at, score: float32(u.raw)})
 		}
 		slices.SortStableFunc(others, func(a, b line) int { return cmp.Compare(b.score, a.score) })
-		others = others[:min(len(others), excerptMax)]
-		for i := range others {
-			others[i].rank = i
+		// A line that reads as one kept already (a commit tried again,
+		// the same file read twice) gives its room to the next.
+		type kept struct {
+			line
+			text string
 		}
-		slices.SortFunc(others, func(a, b line) int { return int(a.at.doc) - int(b.at.doc) })
+		var keep []kept
+		seen := []string{opening(h.Snippet, dupPrefix)}
 		for _, o := range others {
+			if len(keep) == excerptMax {
+				break
+			}
 			rf, _ := ix.l1Record(o.at, ix.segs[o.at.seg].doc(int(o.at.doc)))
-			h.Excerpt = append(h.Excerpt, sn.focus(sn.record(rf), excerptLine))
-			h.excerptRank = append(h.excerptRank, o.rank)
+			text := sn.focus(sn.record(rf), excerptLine)
+			if slices.Contains(seen, opening(text, dupPrefix)) {
+				continue
+			}
+			seen = append(seen, opening(text, dupPrefix))
+			o.rank = len(keep)
+			keep = append(keep, kept{o, text})
+		}
+		slices.SortFunc(keep, func(a, b kept) int { return int(a.at.doc) - int(b.at.doc) })
+		for _, k := range keep {
+			h.Excerpt = append(h.Excerpt, k.text)
+			h.excerptRank = append(h.excerptRank, k.rank)
 		}
 		if u.exchange != nil {
 			ed := ix.segs[u.exchange.seg].doc(int(u.exchange.doc))
@@ -344,7 +360,7 @@ func (sn *snippets) sentences(text string) string {
 	// A question asking how long or how many is answered by the
 	// sentence telling it, though its words are shown already ("Sweeps
 	// stale sessions every 15s with 90s TTL." below the registry's name).
-	if (sn.intent.amount || sn.intent.time) && !tells[best] && (next < 0 || !tells[next]) && (other < 0 || !tells[other]) {
+	if (sn.intent.amount || sn.intent.time || sn.intent.failed) && !tells[best] && (next < 0 || !tells[next]) && (other < 0 || !tells[other]) {
 		amountN := 0.0
 		for i := range sents {
 			if i != best && i != next && found[i] != 0 && tells[i] {
@@ -369,11 +385,29 @@ func (sn *snippets) sentences(text string) string {
 	return first + " … " + second
 }
 
-// further gives the sentences of an L1 record's text that the snippet
-// shown did not hold and that hold terms of the query, the most new
-// terms first, each cut to an excerpt line.
+// further gives the sentences of an L1 record's text, or of a call's
+// command, changed lines and output, that the snippet shown did not hold
+// and that hold terms of the query, the most new terms first, each cut to
+// an excerpt line.
 func (sn *snippets) further(f l1Fields, shown string) []string {
-	if f.kind != "text" && f.kind != "prompt" && f.kind != "compact" || len(f.text) <= snippetMax {
+	var parts []string
+	switch {
+	case f.kind == "text" || f.kind == "prompt" || f.kind == "compact":
+		if len(f.text) > snippetMax {
+			parts = splitSentences(f.text)
+		}
+	case f.kind == "tool":
+		// A call's snippet shows a part of its command (a commit's
+		// message), its first changed lines and its output: the other
+		// sentences of each, and the other changed lines, can hold the
+		// answer.
+		parts = append(parts, splitSentences(f.cmd)...)
+		if _, body, ok := strings.Cut(f.diff, "\n"); ok {
+			parts = append(parts, strings.Split(body, "\n")...)
+		}
+		parts = append(parts, splitSentences(f.res)...)
+	}
+	if len(parts) == 0 {
 		return nil
 	}
 	have := sn.found(shown)
@@ -382,7 +416,7 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 		w, neww float64
 	}
 	var out []sent
-	for _, s := range splitSentences(f.text) {
+	for _, s := range parts {
 		if len(s) < 12 || strings.Contains(shown, opening(s, 40)) {
 			continue // shown already
 		}
@@ -419,7 +453,20 @@ func (sn *snippets) lift(s string, tells bool) float64 {
 // tellsAmount reports whether a sentence holds what a question asking how
 // many (a number) or how long (a duration) asks for.
 func (sn *snippets) tellsAmount(s string) bool {
-	return sn.intent.amount && strings.IndexFunc(s, unicode.IsDigit) >= 0 || sn.intent.time && len(durations(s)) > 0
+	return sn.intent.amount && strings.IndexFunc(s, unicode.IsDigit) >= 0 || sn.intent.time && len(durations(s)) > 0 ||
+		sn.intent.failed && quotesFailure(s)
+}
+
+// quotesFailure reports whether a sentence gives the words something
+// failed with, not only says that it failed ("Fix the compile error"):
+// a quoted text saying a failure, an error's label ("Error: missing
+// lazy_html dependency") or an Elixir exception's mark.
+func quotesFailure(s string) bool {
+	lower := strings.ToLower(s)
+	if i := strings.Index(lower, "error:"); i >= 0 && strings.TrimSpace(lower[i+len("error:"):]) != "" || strings.Contains(s, "** (") {
+		return true
+	}
+	return slices.ContainsFunc(quoted(s), failureWords)
 }
 
 // numberSentenceLift is what a sentence holding a number gets for a
@@ -474,6 +521,10 @@ func runeCut(s string, n int) string {
 // prompt hook showed the evidence for 729 questions of 1,086 at 2, 730
 // at 3, 732 at 4; the budget decides how many it shows.)
 const furtherMax = 4
+
+// dupPrefix is how many opening bytes of two excerpt lines, alike, make
+// them the same line shown twice.
+const dupPrefix = 60
 
 // introduces reports whether a sentence heads what follows it: a
 // Markdown heading, a line in bold, a line ending in a colon.

@@ -108,3 +108,55 @@ func TestWhereIsAnsweredByTheFileItNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureQuestionsShowTheErrorsWords: asked what error came up, a
+// long summary is shown by the sentence quoting the error, not only by
+// the one that says an error was fixed; a sentence that only names an
+// error does not quote one.
+func TestFailureQuestionsShowTheErrorsWords(t *testing.T) {
+	text := "Still need to:\n- Fix the compile error in transcript_components.ex\n- Update the session template\n" +
+		"Done so far:\n- Added expand controls with \"Show N more lines\" buttons to transcript_components.ex\n" +
+		"- Added new attrs: all_rendered_lines, expanded_tool_groups\n" +
+		"- **Current compile error**: `cannot invoke remote function Access.get/2 inside a guard` at line 171"
+	q := "What compile error showed up in transcript_components.ex while adding the expand controls?"
+	sn := snippetsOf(q)
+	sn.intent = intentOf(q)
+	if got := sn.sentences(text); !strings.Contains(got, "Access.get/2 inside a guard") {
+		t.Errorf("sentences gave %q: want the error's words", got)
+	}
+	for s, want := range map[string]bool{
+		"- Fix the compile error in transcript_components.ex":          false,
+		"the build failed with `** (CompileError) undefined function`": true,
+		"Error: missing lazy_html dependency":                          true,
+		`it printed "could not start application opentelemetry"`:       true,
+		"`mix test` passed again":                                      false,
+	} {
+		if quotesFailure(s) != want {
+			t.Errorf("quotesFailure(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
+
+// TestFurtherOfACall: a call's record offers the sentences of its
+// command and the changed lines its snippet had no room for, when they
+// hold the question's words.
+func TestFurtherOfACall(t *testing.T) {
+	msg := `git add lib/app/review_live.ex lib/app/router.ex test/app/review_live_test.exs && git commit -m "feat: add project-level review page` +
+		strings.Repeat(". Shows the open annotations of every session with their source badges and message counts", 3) +
+		`. The new ProjectReviewLive page is mounted at /projects/:project_id/review from the dashboard."`
+	f := l1Fields{kind: "tool", tool: "Bash", cmd: msg}
+	sn := snippetsOf("which page shows the open annotations with their source badges and message counts, and where is it mounted")
+	shown := sn.record(f)
+	if strings.Contains(shown, "/projects/:project_id/review") {
+		t.Fatalf("the snippet shows the route already, so this tests nothing: %q", shown)
+	}
+	if got := strings.Join(sn.further(f, shown), "\n"); !strings.Contains(got, "/projects/:project_id/review") {
+		t.Errorf("further gave %q: want the commit message's sentence naming the route", got)
+	}
+	f = l1Fields{kind: "tool", tool: "Edit", file: "config/test.exs", diff: "+3 -1 import Config\nconfig :app, AppWeb.Endpoint, server: false\nconfig :app, :sandbox_mode, :shared\nconfig :logger, level: :warning"}
+	sn = snippetsOf("how was the sandbox mode set for the endpoint tests")
+	shown = sn.record(f)
+	if got := strings.Join(append([]string{shown}, sn.further(f, shown)...), "\n"); !strings.Contains(got, ":sandbox_mode, :shared") {
+		t.Errorf("record and further gave %q: want the changed line on the sandbox mode", got)
+	}
+}
