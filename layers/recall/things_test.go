@@ -78,6 +78,8 @@ func TestUnknownThings(t *testing.T) {
 		bash(`git commit -m "docs: note the build" -- docs/build_notes.md 2>&1 && git add docs/build_notes.md`, 0, ""),
 		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "docs/build_notes.md"},
 		say("The build sends its report to [REDACTED_EMAIL] on failure."),
+		say("Do not keep the checker notes in markdown files."),
+		say("The checker report is exported as CSV."),
 		say("CheckerCache keeps the checker's results for the dashboard."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
@@ -357,6 +359,12 @@ func TestUnknownThings(t *testing.T) {
 		{"What does lookup_at_start.ex hold?", nil},
 		{"Which layout links report.css?", nil},
 		{"Why did we split report.css into lookup.css and checker.css?", []string{"lookup.css", "checker.css"}},
+		// A thing exported as a format is held where memory holds the
+		// format with the exporting, not the format alone.
+		{"How did we build the button that exports the checker notes as a markdown file?", []string{"markdown export"}},
+		{"Where do we let users download the checker notes as markdown?", []string{"markdown download"}},
+		{"Which module exports the checker report as CSV?", nil},
+		{"Which checker notes are kept in markdown files?", nil},
 	})
 }
 
