@@ -1485,8 +1485,9 @@ func exports(fields []string) []export {
 	var out []export
 	for i, f := range fields {
 		w := strings.ToLower(codeWord(f))
+		// The verb, not its doer: an exporter of traces exports no file.
 		k := slices.IndexFunc(exportVerbs, func(v string) bool { return strings.HasPrefix(w, v) && len(w) <= len(v)+3 })
-		if k < 0 {
+		if k < 0 || strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ers") {
 			continue
 		}
 		for _, g := range fields[i+1 : min(len(fields), i+1+exportReach)] {

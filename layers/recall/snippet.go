@@ -337,7 +337,7 @@ func (sn *snippets) sentences(text string) string {
 	best, bestN := 0, -1.0
 	for i, s := range sents {
 		found[i] = sn.found(s)
-		tells[i] = sn.tellsAmount(s)
+		tells[i] = sn.tellsAsked(s)
 		lift[i] = sn.lift(s, tells[i])
 		if n := lift[i] * sn.weigh(found[i]); n > bestN {
 			best, bestN = i, n
@@ -359,13 +359,14 @@ func (sn *snippets) sentences(text string) string {
 	}
 	// A question asking how long or how many is answered by the
 	// sentence telling it, though its words are shown already ("Sweeps
-	// stale sessions every 15s with 90s TTL." below the registry's name).
+	// stale sessions every 15s with 90s TTL." below the registry's name);
+	// one asking what failed by the sentence quoting the failure.
 	if (sn.intent.amount || sn.intent.time || sn.intent.failed) && !tells[best] && (next < 0 || !tells[next]) && (other < 0 || !tells[other]) {
-		amountN := 0.0
+		tellsN := 0.0
 		for i := range sents {
 			if i != best && i != next && found[i] != 0 && tells[i] {
-				if n := sn.weigh(found[i]); n > amountN {
-					other, amountN = i, n
+				if n := sn.weigh(found[i]); n > tellsN {
+					other, tellsN = i, n
 				}
 			}
 		}
@@ -424,14 +425,24 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 		if m == 0 {
 			continue
 		}
-		l := sn.lift(s, sn.tellsAmount(s))
+		l := sn.lift(s, sn.tellsAsked(s))
 		out = append(out, sent{s, l * sn.weigh(m), l * sn.weigh(m&^have)})
 	}
 	slices.SortStableFunc(out, func(a, b sent) int {
 		return cmp.Or(cmp.Compare(b.neww, a.neww), cmp.Compare(b.w, a.w))
 	})
-	var lines []string
-	for _, s := range out[:min(len(out), furtherMax)] {
+	// A sentence said again (a commit's subject in its message and in
+	// git's output) is given once.
+	var lines, kept []string
+	for _, s := range out {
+		if len(lines) == furtherMax {
+			break
+		}
+		t := strings.Join(strings.Fields(s.text), " ")
+		if slices.ContainsFunc(kept, func(k string) bool { return strings.Contains(k, t) || strings.Contains(t, k) }) {
+			continue
+		}
+		kept = append(kept, t)
 		lines = append(lines, sn.focus(s.text, excerptLine))
 	}
 	return lines
@@ -439,7 +450,7 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 
 // lift is what a sentence's weight is multiplied by: more when the
 // question asks where and the sentence names a file, or when it tells the
-// amount the question asks for (tells, as tellsAmount gives it).
+// amount the question asks for (tells, as tellsAsked gives it).
 func (sn *snippets) lift(s string, tells bool) float64 {
 	if sn.intent.place && namesFile(s) {
 		return fileSentenceLift
@@ -450,9 +461,10 @@ func (sn *snippets) lift(s string, tells bool) float64 {
 	return 1
 }
 
-// tellsAmount reports whether a sentence holds what a question asking how
-// many (a number) or how long (a duration) asks for.
-func (sn *snippets) tellsAmount(s string) bool {
+// tellsAsked reports whether a sentence holds what a question asking how
+// many (a number), how long (a duration) or what failed (the failure's
+// own words) asks for.
+func (sn *snippets) tellsAsked(s string) bool {
 	return sn.intent.amount && strings.IndexFunc(s, unicode.IsDigit) >= 0 || sn.intent.time && len(durations(s)) > 0 ||
 		sn.intent.failed && quotesFailure(s)
 }

@@ -153,10 +153,22 @@ func TestFurtherOfACall(t *testing.T) {
 	if got := strings.Join(sn.further(f, shown), "\n"); !strings.Contains(got, "/projects/:project_id/review") {
 		t.Errorf("further gave %q: want the commit message's sentence naming the route", got)
 	}
-	f = l1Fields{kind: "tool", tool: "Edit", file: "config/test.exs", diff: "+3 -1 import Config\nconfig :app, AppWeb.Endpoint, server: false\nconfig :app, :sandbox_mode, :shared\nconfig :logger, level: :warning"}
+	f = l1Fields{kind: "tool", tool: "Edit", file: "config/test.exs", diff: "+3 -1 import Config\nconfig :app, AppWeb.Endpoint, server: false, sandbox: true\nconfig :app, :sandbox_mode, :shared\nconfig :logger, level: :warning"}
 	sn = snippetsOf("how was the sandbox mode set for the endpoint tests")
 	shown = sn.record(f)
-	if got := strings.Join(append([]string{shown}, sn.further(f, shown)...), "\n"); !strings.Contains(got, ":sandbox_mode, :shared") {
-		t.Errorf("record and further gave %q: want the changed line on the sandbox mode", got)
+	if strings.Contains(shown, ":sandbox_mode, :shared") {
+		t.Fatalf("the snippet shows the changed line already, so this tests nothing: %q", shown)
+	}
+	if got := strings.Join(sn.further(f, shown), "\n"); !strings.Contains(got, ":sandbox_mode, :shared") {
+		t.Errorf("further gave %q: want the other changed line on the sandbox mode", got)
+	}
+	// git's output repeats the commit's subject: it is given once.
+	f = l1Fields{kind: "tool", tool: "Bash",
+		cmd: "git add lib/app/review_live.ex lib/app/router.ex test/app/review_live_test.exs config/test.exs mix.exs mix.lock && git commit -m \"$(cat <<'EOF'\nfeat: add the project review page for open notes\n\nThe review page lists every open note of the project with its source badge.\nEOF\n)\"",
+		res: "[main 1a2b3c4] feat: add the project review page for open notes\n 6 files changed, 210 insertions(+)"}
+	sn = snippetsOf("which commit added the project review page for open notes, and what does the page list")
+	further := sn.further(f, "Bash $ git add lib/app/review_live.ex")
+	if n := strings.Count(strings.Join(further, "\n"), "add the project review page"); n != 1 {
+		t.Errorf("further gives the commit's subject %d times, want once: %q", n, further)
 	}
 }

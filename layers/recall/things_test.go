@@ -365,6 +365,7 @@ func TestUnknownThings(t *testing.T) {
 		{"Where do we let users download the checker notes as markdown?", []string{"markdown download"}},
 		{"Which module exports the checker report as CSV?", nil},
 		{"Which checker notes are kept in markdown files?", nil},
+		{"Which exporter writes the checker notes as markdown?", nil},
 	})
 }
 
