@@ -125,7 +125,7 @@ func Append(l memdir.Layout, ev Event) (Event, error) {
 func settledTorn(f *os.File, size *int64) bool {
 	deadline := time.Now().Add(tornWait)
 	for {
-		time.Sleep(tornSettle)
+		settle(tornSettle)
 		fi, err := f.Stat()
 		if err != nil {
 			return false
@@ -143,6 +143,10 @@ func settledTorn(f *os.File, size *int64) bool {
 		}
 	}
 }
+
+// settle waits for a torn line to change; a test stands in for the other
+// writer through it.
+var settle = time.Sleep
 
 // tornSettle is how long a torn last line must stay unchanged to be
 // taken for a crash's, and tornWait the longest Append waits for one

@@ -153,32 +153,34 @@ func checkWholeLines(t *testing.T, l memdir.Layout, want int) {
 
 // TestAppendLeavesALineBeingWritten: a writer that could not have the
 // lock is copying its line while a locked Append looks at the file; the
-// growing line is not taken for a crash's and cut.
+// growing line is not taken for a crash's and cut. The other writer copies
+// a part of its line each time Append waits for the line to settle, so the
+// test does not hang on the machine's timing.
 func TestAppendLeavesALineBeingWritten(t *testing.T) {
 	l := newLayout(t)
 	mustAppend(t, l, t0, "prompt", "first")
 	path := filepath.Join(l.StreamDir(), "2026-03.jsonl")
 	other := Encode(Event{SchemaVersion: SchemaVersion, ID: "e-0123abcd", Time: t0.Add(time.Second), Surface: "cli", Type: "prompt", Direction: DirInternal, Summary: "written without the lock"})
+	other = append(other, '\n')
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	f.Write(other[:10])
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// The rest of the line comes a byte at a time, more often than
-		// a torn line must stay unchanged to be cut.
-		for _, b := range other[10:] {
-			time.Sleep(tornSettle / 5)
-			f.Write([]byte{b})
-		}
-		f.Write([]byte{'\n'})
-	}()
-	time.Sleep(tornSettle / 5)
+	rest := other[10:]
+	waits := 0
+	settle = func(time.Duration) {
+		waits++
+		n := min(len(rest), 16)
+		f.Write(rest[:n])
+		rest = rest[n:]
+	}
+	defer func() { settle = time.Sleep }()
 	mustAppend(t, l, t0.Add(2*time.Second), "prompt", "third")
-	<-done
+	if waits < 2 || len(rest) != 0 {
+		t.Fatalf("Append waited %d times and left %d bytes of the other line unwritten: it did not wait for the line", waits, len(rest))
+	}
 	checkWholeLines(t, l, 3)
 }
 
