@@ -1465,9 +1465,13 @@ func commandsRun(fields []string) []string {
 // of the review notes; no answerable question of the eval says a thing
 // was exported as a format).
 
-// exportVerbs say a thing was made into a file to take away, by their
-// stems.
-var exportVerbs = []string{"download", "export"}
+// exportVerbs say a thing was made into a file to take away: each form
+// of the verb, and its stem, which memory holds with the format ("an
+// exporter" of traces is no such verb).
+var exportVerbs = map[string]string{
+	"download": "download", "downloads": "download", "downloaded": "download", "downloading": "download",
+	"export": "export", "exports": "export", "exported": "export", "exporting": "export",
+}
 
 // fileFormats are the formats a thing is exported as.
 var fileFormats = []string{"csv", "excel", "html", "json", "markdown", "pdf", "tsv", "xlsx", "xml", "yaml", "zip"}
@@ -1484,15 +1488,13 @@ type export struct{ verb, format string }
 func exports(fields []string) []export {
 	var out []export
 	for i, f := range fields {
-		w := strings.ToLower(codeWord(f))
-		// The verb, not its doer: an exporter of traces exports no file.
-		k := slices.IndexFunc(exportVerbs, func(v string) bool { return strings.HasPrefix(w, v) && len(w) <= len(v)+3 })
-		if k < 0 || strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ers") {
+		verb, ok := exportVerbs[strings.ToLower(codeWord(f))]
+		if !ok {
 			continue
 		}
 		for _, g := range fields[i+1 : min(len(fields), i+1+exportReach)] {
 			if g := strings.ToLower(codeWord(g)); slices.Contains(fileFormats, g) {
-				out = append(out, export{exportVerbs[k], g})
+				out = append(out, export{verb, g})
 				break
 			}
 		}

@@ -941,13 +941,8 @@ const (
 // tellsDuration reports whether an answer's record, or a record of its
 // window, tells a duration.
 func (ix *Index) tellsDuration(u unit) bool {
-	for _, r := range append([]docRef{u.at}, u.window...) {
-		d := ix.segs[r.seg].doc(int(r.doc))
-		if len(durations(ix.docText(r, d))) > 0 {
-			return true
-		}
-	}
-	return false
+	tells := func(r docRef) bool { return len(durations(ix.docText(r, ix.segs[r.seg].doc(int(r.doc))))) > 0 }
+	return tells(u.at) || slices.ContainsFunc(u.window, tells)
 }
 
 // beside trims u's lines to keep off the answers of kept (those of its

@@ -78,7 +78,8 @@ type snippets struct {
 	weights []float64      // by bit
 	// intent is what the question asks for: where (a sentence that
 	// names a file is then the likelier answer of a long text's), how
-	// many or how long (a sentence that holds a number, or a duration).
+	// many or how long (a sentence that holds a number, or a duration),
+	// what failed (a sentence quoting the failure).
 	intent intent
 }
 
@@ -186,10 +187,11 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 			}
 			rf, _ := ix.l1Record(o.at, ix.segs[o.at.seg].doc(int(o.at.doc)))
 			text := sn.focus(sn.record(rf), excerptLine)
-			if slices.Contains(seen, opening(text, dupPrefix)) {
+			open := opening(text, dupPrefix)
+			if slices.Contains(seen, open) {
 				continue
 			}
-			seen = append(seen, opening(text, dupPrefix))
+			seen = append(seen, open)
 			o.rank = len(keep)
 			keep = append(keep, kept{o, text})
 		}
@@ -333,7 +335,7 @@ func (sn *snippets) sentences(text string) string {
 	}
 	found := make([]uint64, len(sents))
 	lift := make([]float64, len(sents))
-	tells := make([]bool, len(sents)) // the amount asked for
+	tells := make([]bool, len(sents)) // what the question asks for (tellsAsked)
 	best, bestN := 0, -1.0
 	for i, s := range sents {
 		found[i] = sn.found(s)
@@ -449,8 +451,8 @@ func (sn *snippets) further(f l1Fields, shown string) []string {
 }
 
 // lift is what a sentence's weight is multiplied by: more when the
-// question asks where and the sentence names a file, or when it tells the
-// amount the question asks for (tells, as tellsAsked gives it).
+// question asks where and the sentence names a file, or when it tells
+// what the question asks for (tells, as tellsAsked gives it).
 func (sn *snippets) lift(s string, tells bool) float64 {
 	if sn.intent.place && namesFile(s) {
 		return fileSentenceLift
@@ -481,9 +483,9 @@ func quotesFailure(s string) bool {
 	return slices.ContainsFunc(quoted(s), failureWords)
 }
 
-// numberSentenceLift is what a sentence holding a number gets for a
-// question asking how many, or one holding a duration for a question
-// asking how long or how often.
+// numberSentenceLift is what a sentence telling what the question asks
+// for gets (tellsAsked): a number for how many, a duration for how long
+// or how often, the failure's words for what failed.
 const numberSentenceLift = 2
 
 // fileSentenceLift: a long text lists the files made beside what they
