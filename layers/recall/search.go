@@ -1312,6 +1312,11 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			known = ix.heldAsWritten(strings.ToLower(w.text))
 		case strings.ContainsAny(w.text, "._/-:"):
 			known = ix.knownIdentifier(w.text, w.code, tok)
+			if known && renamed[i] && oneName(w.text) {
+				// What a change gave is written as it is: a
+				// file_system watcher is not the file system.
+				known = ix.heldAsWritten(strings.ToLower(w.text))
+			}
 		default:
 			// A plain word of code is written as it is: `severity` is
 			// not seen through a word of its thesaurus group (priority).

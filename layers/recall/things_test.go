@@ -80,7 +80,8 @@ func TestUnknownThings(t *testing.T) {
 		say("The build sends its report to [REDACTED_EMAIL] on failure."),
 		say("Do not keep the checker notes in markdown files."),
 		say("The checker report is exported as CSV."),
-		say("CheckerCache keeps the checker's results for the dashboard."))...)
+		say("CheckerCache keeps the checker's results for the dashboard."),
+		say("OpenTelemetry spans time the checker's build."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -248,6 +249,17 @@ func TestUnknownThings(t *testing.T) {
 		{"Where does DashboardLive render the checker report?", nil},
 		{"Why did we rename the checker report's view to DashboardLive?", []string{"DashboardLive"}},
 		{"Why was `Lookup` renamed into `DashboardLive`?", []string{"DashboardLive"}},
+		// And so is what a swap, a switch or a replacement gave, and
+		// what was chosen instead of something else.
+		{"Why did we swap the session lookups out for ReportTokens?", []string{"ReportTokens"}},
+		{"Where are the ReportTokens kept?", nil},
+		{"Why did we keep the lookups in a SessionLookup table instead of ETS?", []string{"SessionLookup"}},
+		{"Why did we drop ETS in favor of a session_lookups registry?", []string{"session_lookups"}},
+		{"Where is the session_lookups registry?", nil},
+		{"Why did we drop ETS in favor of the session lookups?", nil},
+		{"Why did we keep ReportWorker instead of the dashboard?", nil},
+		{"Why did we switch the checker to SessionLookups?", []string{"SessionLookups"}},
+		{"Where do SessionLookups come from?", nil},
 		// An error quoted is quoted as printed: memory that saw it holds
 		// its words side by side. Other quotes may be loose.
 		{`Why did the build script fail with "could not resolve"?`, nil},
@@ -345,6 +357,9 @@ func TestUnknownThings(t *testing.T) {
 		{"Why does ReportWorker call CheckerCache after each flush?", []string{"ReportWorker with CheckerCache"}},
 		{"Where does ReportWorker call LookupCache.fetch?", nil},
 		{"Do ReportWorker and CheckerCache share a supervisor?", nil},
+		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry"}},
+		{"Why does ReportWorker write its results to CheckerCache?", []string{"ReportWorker with CheckerCache"}},
+		{"How does ReportWorker report its timing to LookupCache.fetch?", nil},
 		// A module told in its words is its file; a command said to be
 		// run is held where memory holds its program and subcommand
 		// side by side.
