@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1020,6 +1021,90 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 	return false
 }
 
+// Removals. A question may say a part of the code was taken out: "why
+// did we drop AshComputer from SubagentLive", "when we ripped
+// AshComputer back out", "why did we delete the handle_event we had
+// written". Memory that saw it holds the name beside a word of removing
+// ("load_session_messages drops agent_id") or in a line an edit took
+// out ("-def handle_event(…"); memory that holds the name only as added
+// or used never saw it go (four never-happened questions of the eval's
+// sets ask why AshComputer was dropped from SubagentLive; memory holds
+// it added and used there).
+
+// removeVerbs are the words of taking out a question says of a name.
+var removeVerbs = append([]string{"dropping", "drops", "rip", "rips", "ripped", "ripping", "backed"}, deleteVerbs...)
+
+// removeMarks are the words with which memory tells of a name taken out.
+var removeMarks = append([]string{"drops", "dropping", "rip", "ripped", "ripping", "revert", "reverted"}, deleteMarks...)
+
+// diffStat is the count of lines added and taken out that opens an
+// edit's diff ("+0 -4 -def handle_event(…").
+var diffStat = regexp.MustCompile(`^\+\d+ -\d+ `)
+
+// removeReach is how many words after its verb a removed name may come
+// ("drop the old AshComputer").
+const removeReach = 3
+
+// removedNames gives the code names other than files a question says
+// were taken out: within removeReach words after a verb of removing.
+func removedNames(fields []string) []codeName {
+	var out []codeName
+	for i, f := range fields {
+		if !slices.Contains(removeVerbs, strings.ToLower(codeWord(f))) {
+			continue
+		}
+		for j := i + 1; j < len(fields) && j <= i+removeReach; j++ {
+			w := codeWord(fields[j])
+			if n, ok := codeNameOf(w); ok && !fileName(lastPathPart(w)) {
+				out = append(out, n)
+				break
+			}
+			if strings.ContainsAny(fields[j], ".,;:?!") {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// holdsRemoval reports whether memory holds n taken out, or cannot tell:
+// n held nowhere (judged as a name) or in more than claimScan records.
+func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
+	_, term := ix.phrase(termWords(n.forms[len(n.forms)-1], tok))
+	if term == "" || ix.df(term) > claimScan {
+		return true
+	}
+	named := func(w string) bool {
+		return slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(w, f) })
+	}
+	for at, d := range ix.docsHolding(term) {
+		text := strings.ToLower(ix.docText(at, d))
+		if d.Layer == layerL1 {
+			f, _ := ix.l1Record(at, d)
+			for line := range strings.Lines(strings.ToLower(f.diff)) {
+				if strings.HasPrefix(diffStat.ReplaceAllString(line, ""), "-") && named(line) {
+					return true // a line an edit took out
+				}
+			}
+		}
+		// The word of removing is said of the name: just before it
+		// ("drops agent_id", "removed the old AshComputer") or just
+		// after ("AshComputer was removed").
+		ws := countWords(text)
+		for i, w := range ws {
+			if !named(w) {
+				continue
+			}
+			for j := max(0, i-removeReach-1); j < min(len(ws), i+3); j++ {
+				if j != i && slices.Contains(removeMarks, ws[j]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // unknownClaims gives what a question states of the past that memory
 // never holds: a move, a file deleted, a count, a duration (out holds
 // what is already judged unknown).
@@ -1048,6 +1133,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	for _, e := range exports(fields) {
 		if !ix.holdsExport(e, tok) {
 			unknown = append(unknown, e.format+" "+e.verb)
+		}
+	}
+	for _, n := range removedNames(fields) {
+		if !slices.Contains(out, n.as) && !ix.holdsRemoval(n, tok) {
+			unknown = append(unknown, n.as+" removed")
 		}
 	}
 	for _, f := range deletedFiles(ws) {
