@@ -271,6 +271,11 @@ func TestUnknownThings(t *testing.T) {
 		{`Why does the checker report say "fresh lookups ready"?`, nil},
 		{"Why did the build script fail with 'could not resolve' again?", nil},
 		{"Why did the build script hit 'report stack size exceeded'? It couldn't go on.", []string{"report stack size exceeded"}},
+		// A test is named by what it checks, told loosely: its words
+		// of failure are not output quoted as printed.
+		{"why did the 'report twice, no duplicate lookups' test fail?", nil},
+		{"why did test 'report twice, no duplicate lookups' fail?", nil},
+		{"why did the build print 'report twice, no duplicate lookups'?", []string{"report twice, no duplicate lookups"}},
 		{"Why couldn't the build script's 'report' step fail? It's the shell's.", nil},
 		// A table or a column is named as the schema writes it, not by
 		// its words in prose.
