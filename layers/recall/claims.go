@@ -1540,7 +1540,38 @@ func (ix *Index) holdsTogether(c connection, tok *tokenizer) bool {
 	}
 	for _, p := range a {
 		for _, q := range b {
-			if p.source == q.source && (p.source == "" && p.doc == q.doc || p.source != "" && max(p.line, q.line)-min(p.line, q.line) <= connectLines) {
+			if p.source != q.source {
+				continue
+			}
+			if p.source == "" && p.doc == q.doc || p.source != "" && p.line == q.line {
+				// One record: the names said of each other, not
+				// far apart in a long summary that lists the
+				// session's modules (never27 asked how
+				// TranscriptTailWorker calls ActiveSessionRegistry,
+				// which two compaction summaries name 131 words
+				// apart).
+				if nearWords(p.words, q.words, connectWords) {
+					return true
+				}
+				continue
+			}
+			if p.source != "" && max(p.line, q.line)-min(p.line, q.line) <= connectLines {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// connectWords is how many words apart two names one record holds may be
+// and still be said of each other.
+const connectWords = 40
+
+// nearWords reports whether some position of a is within n of one of b.
+func nearWords(a, b []int, n int) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if max(x, y)-min(x, y) <= n {
 				return true
 			}
 		}
@@ -1549,11 +1580,13 @@ func (ix *Index) holdsTogether(c connection, tok *tokenizer) bool {
 }
 
 // place is where a record is: its L1 file and line, or, for a record of
-// another layer, the document itself.
+// another layer, the document itself; and the positions of the words of
+// it that hold the name.
 type place struct {
 	source string
 	line   uint32
 	doc    docRef
+	words  []int
 }
 
 // placesOf gives the records that hold a code name; false when more than
@@ -1572,11 +1605,17 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 		if !slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(text, f) }) {
 			continue
 		}
+		var words []int
+		for i, w := range strings.Fields(text) {
+			if slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(w, f) }) {
+				words = append(words, i)
+			}
+		}
 		if d.Layer == layerL1 {
 			s := ix.segs[at.seg]
-			out = append(out, place{source: s.source(s.sourceOf(int(at.doc))).Name, line: d.Line})
+			out = append(out, place{source: s.source(s.sourceOf(int(at.doc))).Name, line: d.Line, words: words})
 		} else {
-			out = append(out, place{doc: at})
+			out = append(out, place{doc: at, words: words})
 		}
 	}
 	return out, true

@@ -84,6 +84,11 @@ func TestUnknownThings(t *testing.T) {
 		say("OpenTelemetry spans time the checker's build."),
 		edit("lib/report/checker_view.ex", "+0 -2 -def handle_lookup(params) do\n-end"),
 		say("The dashboard had no use for LookupTimer, so we removed the LookupTimer module."))...)
+	m.l1("2026-02-12_1000_bbbb2222", false, append(filler(3),
+		say("Summary of the session: ReportWorker was built first, with its tests, its supervisor and its configuration; "+
+			"then came the dashboard's live view, the checker's lookups by hour, the session list and its filters, "+
+			"the build script's checks, the report's layout and styles, the heatmap's colours, the error pages, the "+
+			"settings screen and the docs, and at the end SummaryBuilder."))...)
 	ix := m.open()
 	wantUnknown(t, ix, []unknownCase{
 		{"How did we set up the redis cache for session lookups?", []string{"redis"}},
@@ -367,6 +372,8 @@ func TestUnknownThings(t *testing.T) {
 		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry"}},
 		{"Why does ReportWorker write its results to CheckerCache?", []string{"ReportWorker with CheckerCache"}},
 		{"How does ReportWorker report its timing to LookupCache.fetch?", nil},
+		// Not where one long record names the two far apart.
+		{"How does ReportWorker call SummaryBuilder?", []string{"ReportWorker with SummaryBuilder"}},
 		// A name said to be taken out is held where memory holds it
 		// beside a word of removing, or in a line an edit took out.
 		{"Why did we drop ReportWorker from the dashboard?", []string{"ReportWorker removed"}},
