@@ -1138,6 +1138,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, e.as+" changed")
 		}
 	}
+	for _, a := range addedThings(fields) {
+		if !slices.Contains(out, a.file.as) && !ix.holdsAddition(a, tok) {
+			unknown = append(unknown, strings.Join(a.words, " ")+" added to "+a.file.as)
+		}
+	}
 	for _, c := range commandsRun(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(c, o) }) && !ix.heldSideBySide(c, tok) {
 			unknown = append(unknown, c)
@@ -1358,7 +1363,7 @@ func snakeOf(w string) string {
 // tool record edits or writes it, or a command naming it rewrites,
 // moves or commits it.
 func (ix *Index) holdsEdit(e editedThing, tok *tokenizer) bool {
-	_, term := ix.phrase(termWords(e.file, tok))
+	term := ix.fileTerm(e, tok)
 	if term == "" || ix.df(term) > claimScan {
 		return true
 	}
@@ -1383,6 +1388,107 @@ func (ix *Index) holdsEdit(e editedThing, tok *tokenizer) bool {
 		}
 	}
 	return !seen
+}
+
+// Additions. A question may say what was added to a file: "we added a
+// reopen action to annotation.ex", "the has_many :annotations
+// relationship we added to project.ex". Memory that saw it holds the
+// words of what was added in an edit of that file; memory whose edits
+// of the file never hold them never saw it added, however often the
+// file was changed (never27 asked of a reopen action, a has_many and a
+// catch-all clause that three files never got).
+
+// addition is a file a question says something was added to, and the
+// words of what was added.
+type addition struct {
+	file  editedThing
+	words []string
+}
+
+// addVerbs say that something was added.
+var addVerbs = []string{"add", "added", "adding", "adds"}
+
+// addedKinds are words that say what kind of thing was added, not which
+// (an action, a clause): memory's edit need not hold them.
+var addedKinds = []string{"action", "actions", "attribute", "attributes", "block", "call", "calls", "case", "check",
+	"checks", "clause", "clauses", "column", "columns", "config", "constant", "field", "fields", "function",
+	"functions", "guard", "handler", "handlers", "helper", "helpers", "line", "lines", "new", "option", "options",
+	"relationship", "setting", "small", "test", "tests", "extra", "little", "separate", "another", "own"}
+
+// addedThings gives what a question says was added to a file it names:
+// the words between a verb of adding and "to", "in" or "into" the file,
+// a few words on.
+func addedThings(fields []string) []addition {
+	var out []addition
+	for i, f := range fields {
+		if !slices.Contains(addVerbs, strings.ToLower(codeWord(f))) {
+			continue
+		}
+		for k := i + 2; k < len(fields) && k <= i+editReach; k++ {
+			prep := strings.ToLower(fields[k-1])
+			if prep != "to" && prep != "in" && prep != "into" {
+				if strings.ContainsAny(fields[k-1], ".?!;") {
+					break
+				}
+				continue
+			}
+			w := codeWord(fields[k])
+			if !fileName(lastPathPart(w)) {
+				continue
+			}
+			var words []string
+			for _, g := range fields[i+1 : k-1] {
+				t := strings.ToLower(strings.Trim(codeWord(g), ":@"))
+				if len(t) < 3 || isStop(t) || slices.Contains(addedKinds, t) || strings.ContainsAny(g, "()") {
+					continue
+				}
+				words = append(words, t)
+			}
+			if len(words) > 0 {
+				out = append(out, addition{file: editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, words: words})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// holdsAddition reports whether memory holds a's words in its edits of
+// a's file, or cannot tell: no edit of the file (judged by holdsEdit), or
+// more than claimScan records naming it.
+func (ix *Index) holdsAddition(a addition, tok *tokenizer) bool {
+	term := ix.fileTerm(a.file, tok)
+	if term == "" || ix.df(term) > claimScan {
+		return true
+	}
+	var edits strings.Builder
+	for at, d := range ix.docsHolding(term) {
+		if d.Layer != layerL1 || d.Kind != kindTool {
+			continue
+		}
+		if f, _ := ix.l1Record(at, d); f.file != "" && isFile(f.file, a.file) && slices.Contains(editTools, f.tool) {
+			edits.WriteString(strings.ToLower(f.diff))
+			edits.WriteByte('\n')
+		}
+	}
+	if edits.Len() == 0 {
+		return true
+	}
+	text := edits.String()
+	return !slices.ContainsFunc(a.words, func(w string) bool { return !strings.Contains(text, w) })
+}
+
+// fileTerm gives the term whose records may name e's file: the path a
+// question writes, whole, as memory's tool records name it
+// (lib/spotter/transcripts/project.ex), else the rarest word of its name.
+// A file named by common words (project, ex) is otherwise past claimScan
+// records, and its change could not be judged.
+func (ix *Index) fileTerm(e editedThing, tok *tokenizer) string {
+	if !e.module && strings.Contains(e.as, "/") && ix.df(strings.ToLower(e.as)) > 0 {
+		return strings.ToLower(e.as)
+	}
+	_, term := ix.phrase(termWords(e.file, tok))
+	return term
 }
 
 // isFile reports whether path names e's file.

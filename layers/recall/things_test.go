@@ -381,6 +381,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did we remove the LookupTimer from the dashboard?", nil},
 		{"Why did we delete the handle_lookup we had written?", nil},
 		{"Where does ReportWorker drop stale lookups?", nil},
+		// What a question says was added to a file is held where an
+		// edit of the file holds its words.
+		{"Why did we add a reopen clause to checker_view.ex?", []string{"reopen added to checker_view.ex"}},
+		{"When we added the @limit to checker_view.ex, what was it?", nil},
+		{"We added a render function to lib/report/checker_view.ex, right?", nil},
 		// A module told in its words is its file; a command said to be
 		// run is held where memory holds its program and subcommand
 		// side by side.
@@ -402,6 +407,24 @@ func TestUnknownThings(t *testing.T) {
 		{"Which module exports the checker report as CSV?", nil},
 		{"Which checker notes are kept in markdown files?", nil},
 		{"Which exporter writes the checker notes as markdown?", nil},
+	})
+}
+
+// TestChangeOfAFileNamedByACommonWord: a file whose name and extension
+// hundreds of records hold (report, ex) is judged by its path as
+// written, which memory's tool records name whole.
+func TestChangeOfAFileNamedByACommonWord(t *testing.T) {
+	m := newMemory(t)
+	recs := filler(3)
+	for i := range 140 {
+		recs = append(recs, say(fmt.Sprintf("The checker report %d lists the session lookups of lib/checker/part%d.ex.", i, i)))
+	}
+	recs = append(recs, map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Read", "file": "lib/checker/report.ex"},
+		edit("lib/checker/lookup.ex", "+1 -0 def report(lookups), do: lookups"))
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"What did we add to lib/checker/report.ex for the lookups?", []string{"lib/checker/report.ex changed"}},
+		{"What did we add to lib/checker/lookup.ex for the report?", nil},
 	})
 }
 
