@@ -462,8 +462,36 @@ func label(q string) bool {
 // error, or a label in quotes other than backticks (`Open Report` is
 // code, judged as code).
 func printed(q, query string) bool {
-	return failureWords(q) || label(q) && !strings.Contains(query, "`"+q+"`")
+	return failureWords(q) || label(q) && !strings.Contains(query, "`"+q+"`") || toldAsOutput(q, query)
 }
+
+// toldAsOutput reports whether the question says that q, quoted in it,
+// is what something printed: a word of output just before the quote
+// ("the warning 'One of your code blocks includes unescaped HTML'", "it
+// printed 'x'") or just after it ("'x' warnings"). A quote of several
+// words so told is quoted as printed, however plain its words.
+func toldAsOutput(q, query string) bool {
+	if len(strings.Fields(q)) < 3 {
+		return false
+	}
+	i := strings.Index(query, q)
+	if i < 0 {
+		return false
+	}
+	isOutput := func(w string) bool {
+		return slices.Contains(outputWords, strings.ToLower(strings.Trim(w, ",.;:?!()")))
+	}
+	after := strings.Fields(strings.TrimLeft(query[i+len(q):], "'\"`’”"))
+	before := strings.Fields(strings.TrimRight(query[:i], "'\"`‘“ "))
+	return len(after) > 0 && isOutput(after[0]) || len(before) > 0 && isOutput(before[len(before)-1])
+}
+
+// outputWords say that a quoted text is what a program printed.
+// An error told in quotes is often told in other words (fresh16 asked of
+// an "'expected a map' error", a BadMapError); a quote that names an
+// error is judged by its words of failure (failureWords), not here.
+var outputWords = []string{"warning", "warnings", "printed", "prints", "print", "logged", "logs", "output", "outputs",
+	"said", "says", "saying", "stderr", "stdout"}
 
 // unknownErrors gives the errors and labels a question quotes that
 // memory never holds: a quoted text with a word of failure in it

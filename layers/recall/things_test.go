@@ -276,6 +276,12 @@ func TestUnknownThings(t *testing.T) {
 		{`Why does the checker report say "fresh lookups ready"?`, nil},
 		{"Why did the build script fail with 'could not resolve' again?", nil},
 		{"Why did the build script hit 'report stack size exceeded'? It couldn't go on.", []string{"report stack size exceeded"}},
+		// A quote the question says was printed, a warning, is quoted
+		// as printed whatever its words; an error's paraphrase in
+		// quotes is judged by its words of failure.
+		{"Why did the build script print the warning 'report module is deprecated here'?", []string{"report module is deprecated here"}},
+		{"Why did the build script print 'Could not resolve the report module'?", nil},
+		{"Why did the build die with an 'expected a lookup' error?", nil},
 		// A test is named by what it checks, told loosely: its words
 		// of failure are not output quoted as printed.
 		{"why did the 'report twice, no duplicate lookups' test fail?", nil},
