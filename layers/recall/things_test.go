@@ -83,7 +83,9 @@ func TestUnknownThings(t *testing.T) {
 		say("CheckerCache keeps the checker's results for the dashboard."),
 		say("OpenTelemetry spans time the checker's build."),
 		edit("lib/report/checker_view.ex", "+0 -2 -def handle_lookup(params) do\n-end"),
-		say("The dashboard had no use for LookupTimer, so we removed the LookupTimer module."))...)
+		say("The dashboard had no use for LookupTimer, so we removed the LookupTimer module."),
+		say("ReportMailer sends the weekly digest."),
+		say("DigestQueue keeps the pending digests."))...)
 	m.l1("2026-02-12_1000_bbbb2222", false, append(filler(3),
 		say("Summary of the session: ReportWorker was built first, with its tests, its supervisor and its configuration; "+
 			"then came the dashboard's live view, the checker's lookups by hour, the session list and its filters, "+
@@ -378,7 +380,10 @@ func TestUnknownThings(t *testing.T) {
 		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry"}},
 		{"Why does ReportWorker write its results to CheckerCache?", []string{"ReportWorker with CheckerCache"}},
 		{"How does ReportWorker report its timing to LookupCache.fetch?", nil},
-		// Not where one long record names the two far apart.
+		// Not where two records side by side name one each, nor where
+		// one long record names the two far apart.
+		{"How does ReportMailer push to DigestQueue?", []string{"ReportMailer with DigestQueue"}},
+		{"Why does the ReportMailer test use plain DigestQueue instead of CheckerCache?", nil},
 		{"How does ReportWorker call SummaryBuilder?", []string{"ReportWorker with SummaryBuilder"}},
 		// A name said to be taken out is held where memory holds it
 		// beside a word of removing, or in a line an edit took out.
