@@ -1268,8 +1268,10 @@ var editVerbs = []string{"add", "added", "change", "changed", "changes", "changi
 	"modified", "modify", "modifying", "patch", "patched", "refactor", "refactored", "refactoring",
 	"rewrite", "rewrote", "rewritten", "switched", "tweak", "tweaked", "update", "updated"}
 
-// editReach is how many words after its verb a changed file may be named.
-const editReach = 8
+// editReach is how many words after its verb a changed file may be named
+// ("added a catch-all handle_event clause for malformed terminal_scrolled
+// payloads in pane_view_live.ex": nine).
+const editReach = 10
 
 // editedThings gives the files and CamelCase modules that a question's
 // fields name with a verb of changing: within editReach words after it

@@ -366,6 +366,7 @@ func TestUnknownThings(t *testing.T) {
 		{"In checker_view.ex we added a clause; what does it render?", nil},
 		{"When LookupParser was switched over to the cache, what changed?", []string{"LookupParser changed"}},
 		{"Did anyone ever fix lookup_parser.ex for the report?", []string{"lookup_parser.ex changed"}},
+		{"We added a catch-all clause for malformed lookup payloads in lib/report/lookup_parser.ex, right?", []string{"lib/report/lookup_parser.ex changed"}},
 		{"Which tests did we add to LiveView for the report?", nil},
 		// A setting is named a few words before its value, and a
 		// frequency in words is a duration.
