@@ -1231,7 +1231,7 @@ func judgesClaims(query string) bool {
 // questionOpeners are the words a question opens with.
 var questionOpeners = []string{
 	"why", "what", "what's", "whats", "where", "where's", "wheres", "when", "how", "how's", "which", "who", "whose",
-	"did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "remind", "tell", "explain",
+	"did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "remind", "tell", "explain", "show",
 }
 
 // proposals are the words a proposal opens with.
@@ -1266,7 +1266,7 @@ type editedThing struct {
 var editVerbs = []string{"add", "added", "change", "changed", "changes", "changing", "convert", "converted",
 	"edit", "edited", "editing", "edits", "fix", "fixed", "fold", "folded", "merge", "merged",
 	"modified", "modify", "modifying", "patch", "patched", "refactor", "refactored", "refactoring",
-	"rewrite", "rewrote", "rewritten", "switched", "tweak", "tweaked", "update", "updated"}
+	"rewrite", "rewrote", "rewritten", "switch", "switched", "tweak", "tweaked", "update", "updated"}
 
 // editReach is how many words after its verb a changed file may be named
 // ("added a catch-all handle_event clause for malformed terminal_scrolled
@@ -1445,9 +1445,14 @@ var addedKinds = []string{"action", "actions", "attribute", "attributes", "block
 	"functions", "guard", "handler", "handlers", "helper", "helpers", "line", "lines", "new", "option", "options",
 	"relationship", "setting", "small", "test", "tests", "extra", "little", "separate", "another", "own"}
 
+// addedBefore is how many words before "we added" what was added may be
+// told.
+const addedBefore = 4
+
 // addedThings gives what a question says was added to a file it names:
 // the words between a verb of adding and "to", "in" or "into" the file,
-// a few words on.
+// a few words on, or those just before "we added" ("the :reopen action
+// we added to annotation.ex").
 func addedThings(fields []string) []addition {
 	var out []addition
 	for i, f := range fields {
@@ -1466,8 +1471,22 @@ func addedThings(fields []string) []addition {
 			if !fileName(lastPathPart(w)) {
 				continue
 			}
+			told := fields[i+1 : k-1]
+			if len(told) == 0 && i >= 2 && slices.Contains([]string{"we", "i", "you"}, strings.ToLower(fields[i-1])) {
+				// "the :reopen action we added to annotation.ex":
+				// what was added comes before, after its article
+				// and within its clause.
+				j := i - 1
+				for j > max(0, i-1-addedBefore) && !strings.ContainsAny(fields[j-1][len(fields[j-1])-1:], ".,;:?!") {
+					if slices.Contains([]string{"the", "a", "an", "that", "this", "those", "these", "our", "my"}, strings.ToLower(fields[j-1])) {
+						break
+					}
+					j--
+				}
+				told = fields[j : i-1]
+			}
 			var words []string
-			for _, g := range fields[i+1 : k-1] {
+			for _, g := range told {
 				t := strings.ToLower(strings.Trim(codeWord(g), ":@"))
 				if len(t) < 3 || isStop(t) || slices.Contains(addedKinds, t) || strings.ContainsAny(g, "()") {
 					continue
@@ -1587,8 +1606,9 @@ type connection struct{ a, b codeName }
 
 // connectVerbs link two parts of the code: one calls, feeds, wraps,
 // subscribes to, writes to or reports through the other. (Added in the
-// eighteenth session: attach, cache, emit, insert, log, monitor, poll,
-// read, register, report, spawn, start, store, update, write; over the
+// eighteenth session: attach, cache, create, emit, enqueue, insert, log,
+// monitor, poll, read, register, report, spawn, start, store, update,
+// write; over the
 // eval's sets they refused three more never-happened questions, "how
 // does ActiveSessionRegistry emit OpenTelemetry spans", and no
 // answerable one. "Use" is not among them: "the ProjectReviewLive test
@@ -1597,7 +1617,8 @@ type connection struct{ a, b codeName }
 // names.)
 var connectVerbs = []string{
 	"attach", "attached", "attaches", "broadcast", "broadcasts", "cache", "cached", "caches",
-	"call", "called", "calling", "calls", "emit", "emits", "emitted", "feed", "feeds", "hand", "hands",
+	"call", "called", "calling", "calls", "create", "created", "creates", "emit", "emits", "emitted",
+	"enqueue", "enqueued", "enqueues", "feed", "feeds", "hand", "hands",
 	"insert", "inserted", "inserts", "invalidate", "invalidates", "invoke", "invokes", "log", "logged", "logs",
 	"monitor", "monitors", "notifies", "notify", "pass", "passed", "passes", "ping", "pings",
 	"poll", "polled", "polls", "pull", "pulls", "push", "pushes", "read", "reads",

@@ -365,6 +365,7 @@ func TestUnknownThings(t *testing.T) {
 		{"In lib/report/lookup_parser.ex we added a clause; what does it log?", []string{"lib/report/lookup_parser.ex changed"}},
 		{"In checker_view.ex we added a clause; what does it render?", nil},
 		{"When LookupParser was switched over to the cache, what changed?", []string{"LookupParser changed"}},
+		{"How did we switch LookupParser over to the cache?", []string{"LookupParser changed"}},
 		{"Did anyone ever fix lookup_parser.ex for the report?", []string{"lookup_parser.ex changed"}},
 		{"We added a catch-all clause for malformed lookup payloads in lib/report/lookup_parser.ex, right?", []string{"lib/report/lookup_parser.ex changed"}},
 		{"Which tests did we add to LiveView for the report?", nil},
@@ -384,6 +385,8 @@ func TestUnknownThings(t *testing.T) {
 		// Not where two records side by side name one each, nor where
 		// one long record names the two far apart.
 		{"How does ReportMailer push to DigestQueue?", []string{"ReportMailer with DigestQueue"}},
+		{"Where does ReportWorker enqueue CheckerCache jobs?", []string{"ReportWorker with CheckerCache"}},
+		{"How does ReportWorker create OpenTelemetry spans?", []string{"ReportWorker with OpenTelemetry"}},
 		{"Why does the ReportMailer test use plain DigestQueue instead of CheckerCache?", nil},
 		{"How does ReportWorker call SummaryBuilder?", []string{"ReportWorker with SummaryBuilder"}},
 		// A name said to be taken out is held where memory holds it
@@ -396,6 +399,8 @@ func TestUnknownThings(t *testing.T) {
 		// What a question says was added to a file is held where an
 		// edit of the file holds its words.
 		{"Why did we add a reopen clause to checker_view.ex?", []string{"reopen added to checker_view.ex"}},
+		{"show me the :reopen clause we added to checker_view.ex", []string{"reopen added to checker_view.ex"}},
+		{"show me the @limit we added to checker_view.ex", nil},
 		{"When we added the @limit to checker_view.ex, what was it?", nil},
 		{"We added a render function to lib/report/checker_view.ex, right?", nil},
 		// A module told in its words is its file; a command said to be
