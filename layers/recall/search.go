@@ -1296,7 +1296,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	// prompt is a pasted log or listing, not a question about things, and
 	// the rest are let through, as a name too common to scan for is.
 	judged := map[string]bool{}
-	renamed := newNames(words)
+	changed := newNames(words)
 	for i, w := range words {
 		if !w.name || judged[w.text] || len(judged) >= maxJudged {
 			continue
@@ -1312,7 +1312,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			known = ix.heldAsWritten(strings.ToLower(w.text))
 		case strings.ContainsAny(w.text, "._/-:"):
 			known = ix.knownIdentifier(w.text, w.code, tok)
-			if known && renamed[i] && oneName(w.text) {
+			if known && changed[i] && oneName(w.text) {
 				// What a change gave is written as it is: a
 				// file_system watcher is not the file system.
 				known = ix.heldAsWritten(strings.ToLower(w.text))
@@ -1320,7 +1320,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 		default:
 			// A plain word of code is written as it is: `severity` is
 			// not seen through a word of its thesaurus group (priority).
-			known = ix.knownName(w.text, w.code && !named(w.text, false) || renamed[i], tok)
+			known = ix.knownName(w.text, w.code && !named(w.text, false) || changed[i], tok)
 		}
 		if !known && !slices.Contains(out, w.text) {
 			out = append(out, w.text)

@@ -65,6 +65,11 @@ func (ix *Index) docText(at docRef, d doc) string {
 		return splitPayload(d.Payload)[pText]
 	}
 	f, _ := ix.l1Record(at, d)
+	return f.joined()
+}
+
+// joined is the searchable text of an L1 record's fields.
+func (f l1Fields) joined() string {
 	return strings.Join([]string{f.text, f.file, f.cmd, f.pat, f.diff, f.arg, f.res}, "\n")
 }
 
