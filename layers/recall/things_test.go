@@ -99,6 +99,9 @@ func TestUnknownThings(t *testing.T) {
 		{"Which file do the two views screen share for their lookups?", nil},
 		{"How did we add screen sharing to the transcript view?", []string{"screen sharing"}},
 		{"How did we add rate limiting to the hook ingestion endpoint?", []string{"rate limiting"}},
+		{"How did we implement pinning sessions to the top of the dashboard?", []string{"pinning sessions"}},
+		{"Where is the flag that keeps a session pinned to the top?", []string{"pinned top"}},
+		{"Where can we pin a checker note to the session lookups?", nil},
 		{"Where do we cache session lookups?", nil},
 		// Plain prose memory never saw is how questions in other words
 		// are asked.
