@@ -1185,7 +1185,9 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 		}
 	}
 	for _, a := range addedThings(fields) {
-		if !slices.Contains(out, a.file.as) && !ix.holdsAddition(a, tok) {
+		// A file memory never saw changed had nothing added: its
+		// records were read for that already.
+		if !slices.Contains(out, a.file.as) && !slices.Contains(unknown, a.file.as+" changed") && !ix.holdsAddition(a, tok) {
 			unknown = append(unknown, strings.Join(a.words, " ")+" added to "+a.file.as)
 		}
 	}
@@ -1288,7 +1290,7 @@ var editVerbs = []string{"add", "added", "change", "changed", "changes", "changi
 
 // editReach is how many words after its verb a changed file may be named
 // ("added a catch-all handle_event clause for malformed terminal_scrolled
-// payloads in pane_view_live.ex": nine).
+// payloads in pane_view_live.ex": ten).
 const editReach = 10
 
 // editedThings gives the files and CamelCase modules that a question's
