@@ -159,6 +159,9 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		if f.failed {
 			d.Flags |= flagFailed
 		}
+		if len(durations(body)) > 0 {
+			d.Flags |= flagDuration
+		}
 		if f.file != "" || namesPath(f.cmd) {
 			d.Flags |= flagPath
 		}

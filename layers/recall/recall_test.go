@@ -1234,6 +1234,21 @@ func TestHowLongQuestionsPreferADuration(t *testing.T) {
 	}
 }
 
+// TestHowLongIsAnsweredByTheCodeThatSetsIt: a question asking how long
+// is answered first by the edit that sets the duration, though its words
+// are the account's, and that edit is shown at the line setting it.
+func TestHowLongIsAnsweredByTheCodeThatSetsIt(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(60,
+		group(say("The session tracker keeps its sessions in an ETS table, and the hooks touch it.")),
+		group(edit("lib/app/activity_registry.ex", "+60 -0 defmodule App.ActivityRegistry do\n@moduledoc \"Tracks the sessions the hooks report.\"\nuse GenServer\n@table :activity\n@ttl_seconds 90\ndef touch(session_id) do\n:ets.insert(@table, {session_id, now()})")),
+		group(say("The dashboard lists each session with its status.")))...)
+	hits := m.search("how long can a session go quiet before the tracker stops treating it as live?", Options{Max: 1})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "@ttl_seconds 90") {
+		t.Errorf("the first answer is not the code setting how long: %+v", hits)
+	}
+}
+
 // TestExcerptShowsARetriedCallOnce: a commit tried three times reads the
 // same in an answer's lines; it is shown once, and the room goes to the
 // next line that bears on the question.

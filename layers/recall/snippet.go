@@ -297,11 +297,17 @@ func (sn *snippets) record(f l1Fields) string {
 
 // bestLine gives the line of text holding the most weight of the query's
 // terms outside have (those shown already), "" when no line holds one.
+// For a question asking how long, a line setting a duration comes first
+// though it holds none of them: the question's words name what lasts
+// ("how long can a session go quiet"), the code line only its value
+// (@ttl_seconds 90).
 func (sn *snippets) bestLine(text string, have uint64) string {
-	best, bestW := "", 0.0
+	best, bestW, bestTells := "", 0.0, false
 	for l := range strings.SplitSeq(text, "\n") {
-		if w := sn.weigh(sn.found(l) &^ have); w > bestW {
-			best, bestW = l, w
+		w := sn.weigh(sn.found(l) &^ have)
+		tells := sn.intent.time && len(durations(l)) > 0
+		if tells && !bestTells || tells == bestTells && w > bestW {
+			best, bestW, bestTells = l, w, tells
 		}
 	}
 	return best
