@@ -162,6 +162,9 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		if len(durations(body)) > 0 {
 			d.Flags |= flagDuration
 		}
+		if f.diff != "" && isRouter(f.file) {
+			d.Flags |= flagRouteDef
+		}
 		if f.file != "" || namesPath(f.cmd) {
 			d.Flags |= flagPath
 		}

@@ -820,6 +820,20 @@ func TestURLQuestionsPreferTheRoute(t *testing.T) {
 	})
 }
 
+// TestURLIsAnsweredByTheRouter: a question asking for a URL is answered
+// first by the router's edit that defines it, though the commit telling
+// of the page holds more of the question's words.
+func TestURLIsAnsweredByTheRouter(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(60,
+		group(edit("lib/app_web/router.ex", "+1 -0 live(\"/projects/:project_id/review\", ProjectReviewLive)")),
+		group(say("The new project review page lists every open note of a project across its sessions; its URL is /projects/:project_id/review, linked from the dashboard.")))...)
+	hits := m.search("what URL is the project review page at?", Options{Max: 1})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "router.ex") {
+		t.Errorf("the first answer is not the router's edit: %+v", hits)
+	}
+}
+
 func TestNamesRoute(t *testing.T) {
 	for s, want := range map[string]bool{
 		`live("/projects/:project_id/review", ProjectReviewLive)`: true,

@@ -41,7 +41,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall16\n"
+const segMagic = "memkeep-recall17\n"
 
 const (
 	segHeader   = len(segMagic) + 10*4
@@ -88,10 +88,11 @@ const threadAny = 255
 
 // Document flags.
 const (
-	flagFailed   = 1 // an L1 tool call that failed (an error, a non-zero exit)
-	flagPath     = 2 // an L1 record that names a file: a tool call on it, a path in its words
-	flagRoute    = 4 // an L1 record that names a web route ("/projects/:id/review") or edits a router
-	flagDuration = 8 // an L1 edit whose changed lines set a duration (@ttl_seconds 90)
+	flagFailed   = 1  // an L1 tool call that failed (an error, a non-zero exit)
+	flagPath     = 2  // an L1 record that names a file: a tool call on it, a path in its words
+	flagRoute    = 4  // an L1 record that names a web route ("/projects/:id/review") or edits a router
+	flagDuration = 8  // an L1 edit whose changed lines set a duration (@ttl_seconds 90)
+	flagRouteDef = 16 // an L1 edit of a router: where routes are defined
 )
 
 // source is one file's part of a segment.
