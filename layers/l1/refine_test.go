@@ -519,3 +519,44 @@ func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
 		t.Errorf("a long error: %d bytes %q; want the introduced line, cut at %d", len(got), got, maxRes)
 	}
 }
+
+// TestUsersAnswersAreKept: the user's answer to AskUserQuestion is the
+// user's own words, often a decision: L1 keeps it whole after its
+// question, with the options offered, where another tool's result keeps a
+// line; a secret typed in an answer is redacted as anywhere else.
+func TestUsersAnswersAreKept(t *testing.T) {
+	question := "Pre-commit hook blocks on pre-existing dialyzer/credo issues in waiting_summary.ex (not our code). How should we proceed?"
+	answer := "main was clean; fix the issues, and keep the hook: we want every commit checked by credo and dialyzer as before, even when the issues are older than this branch"
+	b := fixtures.NewBuilder("2.1.39", "s", fixtures.Root)
+	b.Prompt("commit it")
+	b.Assistant("msg_1", fixtures.ToolUse("toolu_1", "AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+		"question": question, "header": "Commit", "multiSelect": false,
+		"options": []any{
+			map[string]any{"label": "Skip hook (--no-verify)", "description": "Commit with --no-verify"},
+			map[string]any{"label": "Fix pre-existing issues", "description": "Fix them first"},
+		},
+	}}}))
+	b.ToolResult("toolu_1", `User has answered your questions: "`+question+`"="`+answer+`". You can now continue with the user's answers in mind.`, false,
+		map[string]any{"questions": []any{map[string]any{"question": question}}, "answers": map[string]any{question: answer}})
+	b.Assistant("msg_2", fixtures.ToolUse("toolu_2", "AskUserQuestion", map[string]any{"questions": []any{map[string]any{"question": "Which token?", "options": []any{}}}}))
+	b.ToolResult("toolu_2", "", false, map[string]any{"answers": map[string]any{"Which token?": "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"}})
+	recs, _ := refineBytes(t, b.Bytes(), fixtures.Root)
+	var asks []Record
+	for _, r := range recs {
+		if r.Tool == "AskUserQuestion" {
+			asks = append(asks, r)
+		}
+	}
+	if len(asks) != 2 {
+		t.Fatalf("want 2 AskUserQuestion records, got %+v", recs)
+	}
+	if want := `"` + question + `" = "` + answer + `"`; asks[0].Res != want {
+		t.Errorf("answer: got %q, want %q", asks[0].Res, want)
+	}
+	if want := "options: Skip hook (--no-verify); Fix pre-existing issues"; asks[0].Arg != want {
+		t.Errorf("options: got %q, want %q", asks[0].Arg, want)
+	}
+	if strings.Contains(asks[1].Res, "ghp_abcdefghij") || !strings.Contains(asks[1].Res, "[REDACTED:") {
+		t.Errorf("a secret in an answer: %q", asks[1].Res)
+	}
+}

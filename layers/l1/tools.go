@@ -54,6 +54,11 @@ type toolInput struct {
 	Query        string `json:"query"`
 	Skill        string `json:"skill"`
 	Todos        []any  `json:"todos"`
+	Questions    []struct {
+		Options []struct {
+			Label string `json:"label"`
+		} `json:"options"`
+	} `json:"questions"`
 }
 
 func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
@@ -108,6 +113,20 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 		rec.Arg = r.cleanCut(in.Skill, maxArg)
 	case "TodoWrite":
 		rec.Arg = strconv.Itoa(len(in.Todos)) + " todos"
+	case "AskUserQuestion":
+		// What was offered; the questions are told with their answers
+		// (fillResult).
+		var labels []string
+		for _, q := range in.Questions {
+			for _, o := range q.Options {
+				labels = append(labels, strings.Join(strings.Fields(o.Label), " "))
+			}
+		}
+		if len(labels) == 0 {
+			rec.Arg = r.cleanCut(compactJSON(b.Input), maxArg)
+			break
+		}
+		rec.Arg = r.cleanCut("options: "+strings.Join(labels, "; "), maxArg)
 	default:
 		rec.Arg = r.cleanCut(compactJSON(b.Input), maxArg)
 	}
@@ -249,9 +268,54 @@ func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
 		default:
 			rec.Res = r.short(text, false)
 		}
+	case "AskUserQuestion":
+		// The user's answers are the user's own words, a decision often
+		// ("main was clean; fix the issues" to a question of skipping a
+		// hook): kept whole, each after its question, where a result of
+		// another tool keeps a line.
+		if !rec.Err {
+			if a := r.answers(f.toolUseResult); a != "" {
+				rec.Res = a
+				break
+			}
+		}
+		rec.Res = r.short(text, rec.Err)
 	default:
 		rec.Res = r.short(text, rec.Err)
 	}
+}
+
+// Limits on the answers to AskUserQuestion L1 keeps: each question is cut
+// as an argument is, each answer kept up to maxAnswer.
+const (
+	maxQuestion = maxArg
+	maxAnswer   = 400
+)
+
+// answers gives the answers of an AskUserQuestion result, each as
+// `"question" = "answer"`, in the order of the result's answers object;
+// "" when it holds none.
+func (r *Refiner) answers(v []byte) string {
+	if len(v) == 0 || v[0] != '{' {
+		return ""
+	}
+	var parts []string
+	_ = jsonscan.Members(v, func(key, val []byte) {
+		if string(key) != "answers" || len(val) == 0 || val[0] != '{' {
+			return
+		}
+		_ = jsonscan.Members(val, func(q, a []byte) {
+			// A key is given raw, without its quotes.
+			question := jsonscan.String(append(append([]byte{'"'}, q...), '"'))
+			answer := strings.Join(strings.Fields(jsonscan.String(a)), " ")
+			if answer == "" {
+				return
+			}
+			question = strings.Join(strings.Fields(question), " ")
+			parts = append(parts, `"`+r.cleanCut(question, maxQuestion)+`" = "`+r.cleanCut(answer, maxAnswer)+`"`)
+		})
+	})
+	return strings.Join(parts, "; ")
 }
 
 // emitDone writes the finished tool calls at the head of the queue, so that
