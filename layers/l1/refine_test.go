@@ -419,8 +419,16 @@ func TestCutTextsKeepNoPartOfASecret(t *testing.T) {
 func TestDiffSummaryKeepsTheChangedLines(t *testing.T) {
 	r := NewRefiner(Options{Root: "/home/u/proj"})
 	module := "defmodule Store do\n  use GenServer\n\n  @default_ttl_seconds 120\n  @table :review_tokens\n  end\n"
-	if d := r.diffSummary("", module); d != "+6 -0 defmodule Store do\nuse GenServer\n@default_ttl_seconds 120\n@table :review_tokens\nend" {
-		t.Errorf("a new module: %q", d)
+	if d := r.diffSummary("", module); d != "+6 -0 defmodule Store do\nuse GenServer\n@default_ttl_seconds 120\n@table :review_tokens" {
+		t.Errorf("a new module (a lone end says nothing): %q", d)
+	}
+	// An edit that wraps a pipeline and adds a helper below it: the
+	// room goes to the helper's lines before the moved ones, and the
+	// lines keep the edit's order.
+	before := "def enqueue(hashes, session) do\n  %{\n    hashes: hashes,\n    session_id: session.id,\n    cwd: session.cwd\n  }\n  |> EnrichCommits.new()\n  |> Oban.insert()\nend\n"
+	after := "def enqueue(hashes, session) do\n  args =\n    %{\n      hashes: hashes,\n      session_id: session.id,\n      cwd: session.cwd\n    }\n    |> maybe_add_trace_id()\n\n  args\n  |> EnrichCommits.new()\n  |> Oban.insert()\nend\n\ndefp maybe_add_trace_id(args) do\n  case Otel.current_trace_id() do\n    nil -> args\n    trace_id -> Map.put(args, :otel_trace_id, trace_id)\n  end\nend\n"
+	if d := r.diffSummary(before, after); d != "+18 -7 args =\nhashes: hashes,\nsession_id: session.id,\n|> maybe_add_trace_id()\nargs\ndefp maybe_add_trace_id(args) do\ncase Otel.current_trace_id() do\nnil -> args\ntrace_id -> Map.put(args, :otel_trace_id, trace_id)" {
+		t.Errorf("moved lines before the new: %q", d)
 	}
 	if d := r.diffSummary("a\n@limit 20\n@max 5\nb", "a\nb"); d != "+0 -2 -@limit 20\n-@max 5" {
 		t.Errorf("lines only removed: %q", d)

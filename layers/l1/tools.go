@@ -460,10 +460,10 @@ func (r *Refiner) diffSummary(old, new string) string {
 	}
 	added, removed := nl[p:len(nl)-s], ol[p:len(ol)-s]
 	sum := "+" + strconv.Itoa(len(added)) + " -" + strconv.Itoa(len(removed))
-	lines, mark := added, ""
+	lines, other, mark := added, removed, ""
 	first, at := firstSaying(lines)
 	if first == "" {
-		lines, mark = removed, "-"
+		lines, other, mark = removed, added, "-"
 		first, at = firstSaying(lines)
 	}
 	switch {
@@ -478,21 +478,55 @@ func (r *Refiner) diffSummary(old, new string) string {
 		// secret over several lines could pass: only its first line shows.
 		return sum + " " + mark + r.cleanCut(first, maxDiffLn)
 	}
+	// The room goes first to the lines the edit wrote anew, then to those
+	// it only moved or indented again (the body of a pipeline wrapped in
+	// "args ="), which would otherwise take the room of the new code
+	// below them (the helper the edit added); they are shown in the
+	// edit's order.
+	rest := lines[at+1:]
+	fresh := newLines(rest, other)
+	take := make([]bool, len(rest))
 	kept, size := 0, 0
-	for _, l := range lines[at+1:] {
-		t := strings.TrimSpace(l)
-		if !saying(t) {
-			continue
+	for _, wantFresh := range []bool{true, false} {
+		for i, l := range rest {
+			t := strings.TrimSpace(l)
+			if take[i] || fresh[i] != wantFresh || !saying(t) || closesBlock(t) {
+				continue
+			}
+			n := len(mark) + len(truncate(t, maxDiffLn))
+			if kept == maxDiffMore || size+n > maxDiffBytes {
+				break
+			}
+			take[i] = true
+			kept++
+			size += n
 		}
-		t = mark + truncate(t, maxDiffLn)
-		if kept == maxDiffMore || size+len(t) > maxDiffBytes {
-			break
+	}
+	for i, l := range rest {
+		if take[i] {
+			sum += "\n" + mark + truncate(strings.TrimSpace(l), maxDiffLn)
 		}
-		sum += "\n" + t
-		kept++
-		size += len(t)
 	}
 	return sum
+}
+
+// newLines marks the lines of a that b does not hold, told apart by
+// their text without the spaces around it, each line of b matching one
+// of a.
+func newLines(a, b []string) []bool {
+	held := map[string]int{}
+	for _, l := range b {
+		held[strings.TrimSpace(l)]++
+	}
+	out := make([]bool, len(a))
+	for i, l := range a {
+		if t := strings.TrimSpace(l); held[t] > 0 {
+			held[t]--
+			continue
+		}
+		out[i] = true
+	}
+	return out
 }
 
 // firstSaying gives the first of lines that says something, and where it
@@ -514,6 +548,17 @@ func firstSaying(lines []string) (string, int) {
 		}
 	}
 	return blank, blankAt
+}
+
+// closesBlock reports whether a line is only a word that opens, turns or
+// closes a block (end, do, else, fi, done): it says nothing of the edit,
+// and a changed line kept in its place could.
+func closesBlock(t string) bool {
+	switch strings.TrimRight(t, ";") {
+	case "end", "do", "else", "fi", "done", "esac", "then", "begin", "endif", "endfor", "endwhile":
+		return true
+	}
+	return false
 }
 
 // saying reports whether a line holds a letter or a digit.
