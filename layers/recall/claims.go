@@ -1088,6 +1088,10 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 // removeVerbs are the words of taking out a question says of a name.
 var removeVerbs = append([]string{"dropping", "drops", "rip", "rips", "ripped", "ripping", "backed"}, deleteVerbs...)
 
+// outVerbs take a name out with "out" after it ("back X out", "pull X
+// out", "take X out"), and mean otherwise what they mean.
+var outVerbs = []string{"back", "backing", "pull", "pulled", "pulling", "take", "taking", "took", "yank", "yanked", "strip", "stripped"}
+
 // removeMarks are the words with which memory tells of a name taken out.
 var removeMarks = append([]string{"drops", "dropping", "rip", "ripped", "ripping", "revert", "reverted"}, deleteMarks...)
 
@@ -1111,13 +1115,19 @@ const removeReach = 3
 func removedNames(fields []string) []codeName {
 	var out []codeName
 	for i, f := range fields {
-		if !slices.Contains(removeVerbs, strings.ToLower(codeWord(f))) {
+		verb := strings.ToLower(codeWord(f))
+		phrasal := slices.Contains(outVerbs, verb)
+		if !phrasal && !slices.Contains(removeVerbs, verb) {
 			continue
 		}
 		for j := i + 1; j < len(fields) && j <= i+removeReach; j++ {
 			w := codeWord(fields[j])
 			if n, ok := codeNameOf(w); ok && !fileName(lastPathPart(w)) {
-				out = append(out, n)
+				// "back SubagentLive out of AshComputer": these verbs
+				// take out only with the out after their name.
+				if !phrasal || j+1 < len(fields) && strings.ToLower(codeWord(fields[j+1])) == "out" {
+					out = append(out, n)
+				}
 				break
 			}
 			if strings.ContainsAny(fields[j], ".,;:?!") {

@@ -396,6 +396,10 @@ func TestUnknownThings(t *testing.T) {
 		// beside a word of removing, or in a line an edit took out.
 		{"Why did we drop ReportWorker from the dashboard?", []string{"ReportWorker removed"}},
 		{"when we ripped CheckerCache back out, what broke?", []string{"CheckerCache removed"}},
+		{"Why did we decide to back CheckerCache out of the dashboard?", []string{"CheckerCache removed"}},
+		{"Why did we pull ReportWorker out of the supervisor?", []string{"ReportWorker removed"}},
+		{"When did we take CheckerCache over to the new dashboard?", nil},
+		{"Where do we pull CheckerCache results for the dashboard?", nil},
 		{"Why did we remove the LookupTimer from the dashboard?", nil},
 		{"Why did we delete the handle_lookup we had written?", nil},
 		{"Where does ReportWorker drop stale lookups?", nil},
