@@ -529,7 +529,7 @@ func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
 }
 
 // TestUsersAnswersAreKept: the user's answer to AskUserQuestion is the
-// user's own words, often a decision: L1 keeps it whole after its
+// user's own words, often a decision: L1 keeps it whole before its
 // question, with the options offered, where another tool's result keeps a
 // line; a secret typed in an answer is redacted as anywhere else.
 func TestUsersAnswersAreKept(t *testing.T) {
@@ -558,7 +558,7 @@ func TestUsersAnswersAreKept(t *testing.T) {
 	if len(asks) != 2 {
 		t.Fatalf("want 2 AskUserQuestion records, got %+v", recs)
 	}
-	if want := `"` + question + `" = "` + answer + `"`; asks[0].Res != want {
+	if want := `"` + answer + `" (asked: "` + question + `")`; asks[0].Res != want {
 		t.Errorf("answer: got %q, want %q", asks[0].Res, want)
 	}
 	if want := "options: Skip hook (--no-verify); Fix pre-existing issues"; asks[0].Arg != want {

@@ -271,7 +271,7 @@ func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
 	case "AskUserQuestion":
 		// The user's answers are the user's own words, a decision often
 		// ("main was clean; fix the issues" to a question of skipping a
-		// hook): kept whole, each after its question, where a result of
+		// hook): kept whole, each with its question, where a result of
 		// another tool keeps a line.
 		if !rec.Err {
 			if a := r.answers(f.toolUseResult); a != "" {
@@ -293,8 +293,9 @@ const (
 )
 
 // answers gives the answers of an AskUserQuestion result, each as
-// `"question" = "answer"`, in the order of the result's answers object;
-// "" when it holds none.
+// `"answer" (asked: "question")`, in the order of the result's answers
+// object; "" when it holds none. The answer comes first: a line shown
+// cut (an excerpt of an answer) keeps it.
 func (r *Refiner) answers(v []byte) string {
 	if len(v) == 0 || v[0] != '{' {
 		return ""
@@ -312,7 +313,7 @@ func (r *Refiner) answers(v []byte) string {
 				return
 			}
 			question = strings.Join(strings.Fields(question), " ")
-			parts = append(parts, `"`+r.cleanCut(question, maxQuestion)+`" = "`+r.cleanCut(answer, maxAnswer)+`"`)
+			parts = append(parts, `"`+r.cleanCut(answer, maxAnswer)+`" (asked: "`+r.cleanCut(question, maxQuestion)+`")`)
 		})
 	})
 	return strings.Join(parts, "; ")
