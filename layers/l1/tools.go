@@ -491,7 +491,7 @@ func (r *Refiner) diffSummary(old, new string) string {
 	for _, wantFresh := range []bool{true, false} {
 		for i, l := range rest {
 			t := strings.TrimSpace(l)
-			if take[i] || fresh[i] != wantFresh || !saying(t) || closesBlock(t) {
+			if take[i] || fresh[i] != wantFresh || !saying(t) || blockWord(t) {
 				continue
 			}
 			n := len(mark) + len(truncate(t, maxDiffLn))
@@ -551,10 +551,10 @@ func firstSaying(lines []string) (string, int) {
 	return blank, blankAt
 }
 
-// closesBlock reports whether a line is only a word that opens, turns or
-// closes a block (end, do, else, fi, done): it says nothing of the edit,
+// blockWord reports whether a line is only a word that opens, turns or
+// closes a block (do, else, end, fi, done): it says nothing of the edit,
 // and a changed line kept in its place could.
-func closesBlock(t string) bool {
+func blockWord(t string) bool {
 	switch strings.TrimRight(t, ";") {
 	case "end", "do", "else", "fi", "done", "esac", "then", "begin", "endif", "endfor", "endwhile":
 		return true

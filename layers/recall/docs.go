@@ -159,7 +159,8 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 		if f.failed {
 			d.Flags |= flagFailed
 		}
-		if len(durations(body)) > 0 {
+		// Its changed lines, the first after the counts, set a duration.
+		if len(durations(withoutDiffStat(head))) > 0 || len(durations(body)) > 0 {
 			d.Flags |= flagDuration
 		}
 		if f.diff != "" && isRouter(f.file) {

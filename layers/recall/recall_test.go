@@ -1261,6 +1261,17 @@ func TestHowLongIsAnsweredByTheCodeThatSetsIt(t *testing.T) {
 	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "@ttl_seconds 90") {
 		t.Errorf("the first answer is not the code setting how long: %+v", hits)
 	}
+	// An edit whose one changed line sets it: the line follows the
+	// edit's counts.
+	m = newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(60,
+		group(say("The session page shows the new lines the worker reads.")),
+		group(edit("lib/app/tail_worker.ex", "+1 -1 @debounce_ms 500")),
+		group(say("The dashboard lists each session with its status.")))...)
+	hits = m.search("how long does the tail worker wait before it ingests new lines?", Options{Max: 1})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "@debounce_ms 500") {
+		t.Errorf("the first answer is not the one-line edit setting how long: %+v", hits)
+	}
 }
 
 // TestExcerptShowsARetriedCallOnce: a commit tried three times reads the
