@@ -1304,3 +1304,19 @@ func TestExcerptShowsARetriedCallOnce(t *testing.T) {
 		t.Errorf("the answer does not show the reason: %q / %q", hits[0].Snippet, hits[0].Excerpt)
 	}
 }
+
+// TestTheSameWordsAreOneAnswer: a compaction summary and the compacting
+// subagent's report of it say the same words; they are one answer, and
+// the next answer takes the other place.
+func TestTheSameWordsAreOneAnswer(t *testing.T) {
+	summary := "The tail worker follows the session log and ingests new lines after a debounce."
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(30,
+		group(map[string]any{"ts": "2026-02-11T10:00:00Z", "k": "compact", "text": summary}),
+		group(map[string]any{"ts": "2026-02-11T10:00:00Z", "k": "text", "agent": "acompact-1", "text": summary}),
+		group(say("The tail worker was started by the supervisor for each live session.")))...)
+	hits := m.search("how does the tail worker ingest new lines?", Options{Max: 2})
+	if len(hits) != 2 || strings.TrimPrefix(strings.TrimPrefix(hits[0].Snippet, "summary: "), "subagent: ") == strings.TrimPrefix(strings.TrimPrefix(hits[1].Snippet, "summary: "), "subagent: ") || !strings.Contains(hits[1].Snippet+hits[0].Snippet, "supervisor") {
+		t.Errorf("the same words twice, or the other answer left out: %+v", hits)
+	}
+}

@@ -302,13 +302,32 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	var hits []Hit
 	sn := newSnippets(qs, tok)
 	sn.intent = ix.intent
+	var shown []string
 	for _, u := range answering(units, opts.Threshold) {
-		hits = append(hits, ix.hit(u, sn))
+		h := ix.hit(u, sn)
+		// The same words twice are one answer: a compaction summary and
+		// the compacting subagent's report of it, both in L1, would take
+		// the prompt's two answers with one text.
+		said := saidText(h.Snippet)
+		if slices.Contains(shown, said) {
+			continue
+		}
+		shown = append(shown, said)
+		hits = append(hits, h)
 		if len(hits) == opts.Max {
 			break
 		}
 	}
 	return hits
+}
+
+// saidText gives a snippet without the words that say who said it
+// ("summary: ", "subagent: ").
+func saidText(snippet string) string {
+	if who, rest, ok := strings.Cut(snippet, ": "); ok && !strings.ContainsAny(who, " ./") {
+		return rest
+	}
+	return snippet
 }
 
 func (ix *Index) numDocs() float64 {
