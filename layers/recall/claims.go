@@ -1653,7 +1653,7 @@ var connectVerbs = []string{
 	"poll", "polled", "polls", "pull", "pulls", "push", "pushes", "read", "reads",
 	"register", "registered", "registers", "report", "reported", "reports", "revoke", "revokes",
 	"send", "sends", "spawn", "spawned", "spawns", "start", "started", "starts", "store", "stored", "stores",
-	"subscribe", "subscribed", "subscribes", "through", "trigger", "triggered", "triggers",
+	"onto", "subscribe", "subscribed", "subscribes", "through", "trigger", "triggered", "triggers",
 	"update", "updated", "updates", "wire", "wired", "wrap", "wrapped", "wraps", "write", "writes",
 }
 

@@ -392,6 +392,7 @@ func TestUnknownThings(t *testing.T) {
 		{"How does ReportWorker create OpenTelemetry spans?", []string{"ReportWorker with OpenTelemetry"}},
 		{"Why does the ReportMailer test use plain DigestQueue instead of CheckerCache?", nil},
 		{"How does ReportWorker call SummaryBuilder?", []string{"ReportWorker with SummaryBuilder"}},
+		{"When we moved ReportMailer onto the shared DigestQueue, what changed in its mount?", []string{"ReportMailer with DigestQueue"}},
 		// A name said to be taken out is held where memory holds it
 		// beside a word of removing, or in a line an edit took out.
 		{"Why did we drop ReportWorker from the dashboard?", []string{"ReportWorker removed"}},
