@@ -303,23 +303,30 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	sn := newSnippets(qs, tok)
 	sn.intent = ix.intent
 	var shown []string
+	repeats := 0
 	for _, u := range answering(units, opts.Threshold) {
-		h := ix.hit(u, sn)
 		// The same words twice are one answer: a compaction summary and
 		// the compacting subagent's report of it, both in L1, would take
-		// the prompt's two answers with one text.
-		said := saidText(h.Snippet)
-		if slices.Contains(shown, said) {
+		// the prompt's two answers with one text. Only the record shown
+		// is read to tell.
+		said := saidText(ix.snippetOf(u, sn))
+		if repeats < maxRepeats && slices.Contains(shown, said) {
+			repeats++
 			continue
 		}
 		shown = append(shown, said)
-		hits = append(hits, h)
+		hits = append(hits, ix.hit(u, sn))
 		if len(hits) == opts.Max {
 			break
 		}
 	}
 	return hits
 }
+
+// maxRepeats is how many answers saying the words of one shown already
+// are passed over: in a memory of copies (the scale benchmark copies each
+// real session 250 times) answer after answer would be read to tell.
+const maxRepeats = 3
 
 // saidText gives a snippet without the words that say who said it
 // ("summary: ", "subagent: ").

@@ -111,15 +111,10 @@ func newSnippetsOf(terms map[string]float64, tok *tokenizer) *snippets {
 	return sn
 }
 
-// hit turns a unit into an answer.
-func (ix *Index) hit(u unit, sn *snippets) Hit {
-	h := Hit{Score: round2(u.score), Coverage: round2(u.coverage), Expired: u.expired}
-	p := splitPayload(u.d.Payload)
-	h.Layer = "L" + string(rune('0'+u.d.Layer))
-	h.Kind = kindNames[u.d.Kind]
-	if u.d.Time > 0 {
-		h.Time = time.Unix(u.d.Time, 0).UTC().Format(time.RFC3339)
-	}
+// placeOf gives the record an answer is shown at: the record of its
+// window that holds the most of the question, or, for an exchange that
+// ranked first, its best record; else its own.
+func (ix *Index) placeOf(u unit) (docRef, doc) {
 	place, placeDoc := u.at, u.d
 	if u.place != nil {
 		place = *u.place
@@ -129,6 +124,30 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		place = *u.best
 		placeDoc = ix.segs[place.seg].doc(int(place.doc))
 	}
+	return place, placeDoc
+}
+
+// snippetOf gives the snippet hit gives u, reading only the record it is
+// shown at (hit reads its window too).
+func (ix *Index) snippetOf(u unit, sn *snippets) string {
+	place, placeDoc := ix.placeOf(u)
+	if placeDoc.Layer == layerL1 {
+		f, _ := ix.l1Record(place, placeDoc)
+		return sn.record(f)
+	}
+	return sn.focus(splitPayload(u.d.Payload)[pText], snippetMax)
+}
+
+// hit turns a unit into an answer.
+func (ix *Index) hit(u unit, sn *snippets) Hit {
+	h := Hit{Score: round2(u.score), Coverage: round2(u.coverage), Expired: u.expired}
+	p := splitPayload(u.d.Payload)
+	h.Layer = "L" + string(rune('0'+u.d.Layer))
+	h.Kind = kindNames[u.d.Kind]
+	if u.d.Time > 0 {
+		h.Time = time.Unix(u.d.Time, 0).UTC().Format(time.RFC3339)
+	}
+	place, placeDoc := ix.placeOf(u)
 	if u.d.Layer != layerL1 {
 		h.ID, h.Text, h.Session = p[pID], p[pText], p[pSession]
 		switch u.d.Layer {
