@@ -132,12 +132,7 @@ func TestToolRecordsCarryTargets(t *testing.T) {
 	}
 
 	recs, _ = refineBytes(t, fixtures.V21().Data, fixtures.Root)
-	var bash []Record
-	for _, r := range recs {
-		if r.Tool == "Bash" {
-			bash = append(bash, r)
-		}
-	}
+	bash := toolRecords(recs, "Bash")
 	if len(bash) != 3 {
 		t.Fatalf("want 3 Bash records, got %+v", bash)
 	}
@@ -549,12 +544,7 @@ func TestUsersAnswersAreKept(t *testing.T) {
 	b.Assistant("msg_2", fixtures.ToolUse("toolu_2", "AskUserQuestion", map[string]any{"questions": []any{map[string]any{"question": "Which token?", "options": []any{}}}}))
 	b.ToolResult("toolu_2", "", false, map[string]any{"answers": map[string]any{"Which token?": "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"}})
 	recs, _ := refineBytes(t, b.Bytes(), fixtures.Root)
-	var asks []Record
-	for _, r := range recs {
-		if r.Tool == "AskUserQuestion" {
-			asks = append(asks, r)
-		}
-	}
+	asks := toolRecords(recs, "AskUserQuestion")
 	if len(asks) != 2 {
 		t.Fatalf("want 2 AskUserQuestion records, got %+v", recs)
 	}
@@ -567,4 +557,15 @@ func TestUsersAnswersAreKept(t *testing.T) {
 	if strings.Contains(asks[1].Res, "ghp_abcdefghij") || !strings.Contains(asks[1].Res, "[REDACTED:") {
 		t.Errorf("a secret in an answer: %q", asks[1].Res)
 	}
+}
+
+// toolRecords gives the records of recs that are calls of tool.
+func toolRecords(recs []Record, tool string) []Record {
+	var out []Record
+	for _, r := range recs {
+		if r.Tool == tool {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -119,7 +119,7 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 		var labels []string
 		for _, q := range in.Questions {
 			for _, o := range q.Options {
-				labels = append(labels, strings.Join(strings.Fields(o.Label), " "))
+				labels = append(labels, oneLine(o.Label))
 			}
 		}
 		if len(labels) == 0 {
@@ -307,17 +307,19 @@ func (r *Refiner) answers(v []byte) string {
 		}
 		_ = jsonscan.Members(val, func(q, a []byte) {
 			// A key is given raw, without its quotes.
-			question := jsonscan.String(append(append([]byte{'"'}, q...), '"'))
-			answer := strings.Join(strings.Fields(jsonscan.String(a)), " ")
+			question := oneLine(jsonscan.String(append(append([]byte{'"'}, q...), '"')))
+			answer := oneLine(jsonscan.String(a))
 			if answer == "" {
 				return
 			}
-			question = strings.Join(strings.Fields(question), " ")
 			parts = append(parts, `"`+r.cleanCut(answer, maxAnswer)+`" (asked: "`+r.cleanCut(question, maxQuestion)+`")`)
 		})
 	})
 	return strings.Join(parts, "; ")
 }
+
+// oneLine gives s on one line, its runs of white space one space each.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // emitDone writes the finished tool calls at the head of the queue, so that
 // records keep the order of the calls even when results arrive out of order

@@ -1731,7 +1731,7 @@ func (ix *Index) holdsTogether(c connection, tok *tokenizer) bool {
 			// name 131 words apart), nor in two records side by side
 			// (five sets asked it; memory names the worker a few lines
 			// from the controller's touch calls).
-			if p.source == q.source && (p.source == "" && p.doc == q.doc || p.source != "" && p.line == q.line) && nearWords(p.words, q.words, connectWords) {
+			if p.doc == q.doc && nearWords(p.words, q.words, connectWords) {
 				return true
 			}
 		}
@@ -1755,14 +1755,11 @@ func nearWords(a, b []int, n int) bool {
 	return false
 }
 
-// place is where a record is: its L1 file and line, or, for a record of
-// another layer, the document itself; and the positions of the words of
-// it that hold the name.
+// place is a record that holds a name (the one version of it the index
+// shows), and the positions of its words that hold it.
 type place struct {
-	source string
-	line   uint32
-	doc    docRef
-	words  []int
+	doc   docRef
+	words []int
 }
 
 // placesOf gives the records that hold a code name; false when more than
@@ -1777,20 +1774,13 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 	}
 	var out []place
 	for at, d := range ix.docsHolding(term) {
-		text := strings.ToLower(ix.docText(at, d))
-		if !slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(text, f) }) {
-			continue
-		}
 		var words []int
-		for i, w := range strings.Fields(text) {
+		for i, w := range strings.Fields(strings.ToLower(ix.docText(at, d))) {
 			if slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(w, f) }) {
 				words = append(words, i)
 			}
 		}
-		if d.Layer == layerL1 {
-			s := ix.segs[at.seg]
-			out = append(out, place{source: s.source(s.sourceOf(int(at.doc))).Name, line: d.Line, words: words})
-		} else {
+		if len(words) > 0 {
 			out = append(out, place{doc: at, words: words})
 		}
 	}

@@ -160,7 +160,7 @@ func (b *segmentBuilder) addL1Record(rec []byte, line uint32, off uint64) {
 			d.Flags |= flagFailed
 		}
 		// Its changed lines, the first after the counts, set a duration.
-		if len(durations(withoutDiffStat(head))) > 0 || len(durations(body)) > 0 {
+		if len(durations(withoutDiffStat(f.diff))) > 0 {
 			d.Flags |= flagDuration
 		}
 		if f.diff != "" && isRouter(f.file) {

@@ -302,20 +302,21 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	var hits []Hit
 	sn := newSnippets(qs, tok)
 	sn.intent = ix.intent
-	var shown []string
+	var said []string
 	repeats := 0
 	for _, u := range answering(units, opts.Threshold) {
 		// The same words twice are one answer: a compaction summary and
 		// the compacting subagent's report of it, both in L1, would take
 		// the prompt's two answers with one text. Only the record shown
-		// is read to tell.
-		said := saidText(ix.snippetOf(u, sn))
-		if repeats < maxRepeats && slices.Contains(shown, said) {
+		// is read to tell, once for the answer too.
+		s := ix.shownAt(u, sn)
+		words := saidText(s.snippet)
+		if repeats < maxRepeats && slices.Contains(said, words) {
 			repeats++
 			continue
 		}
-		shown = append(shown, said)
-		hits = append(hits, ix.hit(u, sn))
+		said = append(said, words)
+		hits = append(hits, ix.hit(u, sn, s))
 		if len(hits) == opts.Max {
 			break
 		}
@@ -324,8 +325,9 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 }
 
 // maxRepeats is how many answers saying the words of one shown already
-// are passed over: in a memory of copies (the scale benchmark copies each
-// real session 250 times) answer after answer would be read to tell.
+// are passed over: in a memory of copies (the scale benchmark copies the
+// big real sessions until there are 2,000) answer after answer would be
+// read to tell.
 const maxRepeats = 3
 
 // saidText gives a snippet without the words that say who said it

@@ -111,43 +111,48 @@ func newSnippetsOf(terms map[string]float64, tok *tokenizer) *snippets {
 	return sn
 }
 
-// placeOf gives the record an answer is shown at: the record of its
-// window that holds the most of the question, or, for an exchange that
-// ranked first, its best record; else its own.
-func (ix *Index) placeOf(u unit) (docRef, doc) {
-	place, placeDoc := u.at, u.d
-	if u.place != nil {
-		place = *u.place
-		placeDoc = ix.segs[place.seg].doc(int(place.doc))
-	}
+// shown is the record an answer is shown at, read once: the record of
+// its window that holds the most of the question, or, for an exchange
+// that ranked first, its best record; else its own. For an L1 record,
+// its fields and file; and the snippet the answer opens with.
+type shown struct {
+	at      docRef
+	d       doc
+	f       l1Fields
+	name    string
+	snippet string
+}
+
+// shownAt reads the record u is shown at and gives its snippet.
+func (ix *Index) shownAt(u unit, sn *snippets) shown {
+	s := shown{at: u.at, d: u.d}
 	if u.best != nil {
-		place = *u.best
-		placeDoc = ix.segs[place.seg].doc(int(place.doc))
+		s.at = *u.best
+	} else if u.place != nil {
+		s.at = *u.place
 	}
-	return place, placeDoc
+	if s.at != u.at {
+		s.d = ix.segs[s.at.seg].doc(int(s.at.doc))
+	}
+	if s.d.Layer == layerL1 {
+		s.f, s.name = ix.l1Record(s.at, s.d)
+		s.snippet = sn.record(s.f)
+	} else {
+		s.snippet = sn.focus(splitPayload(u.d.Payload)[pText], snippetMax)
+	}
+	return s
 }
 
-// snippetOf gives the snippet hit gives u, reading only the record it is
-// shown at (hit reads its window too).
-func (ix *Index) snippetOf(u unit, sn *snippets) string {
-	place, placeDoc := ix.placeOf(u)
-	if placeDoc.Layer == layerL1 {
-		f, _ := ix.l1Record(place, placeDoc)
-		return sn.record(f)
-	}
-	return sn.focus(splitPayload(u.d.Payload)[pText], snippetMax)
-}
-
-// hit turns a unit into an answer.
-func (ix *Index) hit(u unit, sn *snippets) Hit {
-	h := Hit{Score: round2(u.score), Coverage: round2(u.coverage), Expired: u.expired}
+// hit turns a unit, shown at s (shownAt), into an answer.
+func (ix *Index) hit(u unit, sn *snippets, s shown) Hit {
+	h := Hit{Score: round2(u.score), Coverage: round2(u.coverage), Expired: u.expired, Snippet: s.snippet}
 	p := splitPayload(u.d.Payload)
 	h.Layer = "L" + string(rune('0'+u.d.Layer))
 	h.Kind = kindNames[u.d.Kind]
 	if u.d.Time > 0 {
 		h.Time = time.Unix(u.d.Time, 0).UTC().Format(time.RFC3339)
 	}
-	place, placeDoc := ix.placeOf(u)
+	place, placeDoc := s.at, s.d
 	if u.d.Layer != layerL1 {
 		h.ID, h.Text, h.Session = p[pID], p[pText], p[pSession]
 		switch u.d.Layer {
@@ -162,17 +167,15 @@ func (ix *Index) hit(u unit, sn *snippets) Hit {
 		case layerL4:
 			h.File = p[pSource]
 		}
-		h.Snippet = sn.focus(p[pText], snippetMax)
 	}
 	if placeDoc.Layer == layerL1 {
-		f, name := ix.l1Record(place, placeDoc)
+		f, name := s.f, s.name
 		if u.d.Layer == layerL1 {
 			h.ID = sessionOf(name) + ":" + itoa(int(placeDoc.Line))
 			h.Session = sessionOf(name)
 		}
 		h.File = name
 		h.Lines = [2]int{int(u.lines[0]), int(u.lines[1])}
-		h.Snippet = sn.record(f)
 		h.Further = sn.further(f, h.Snippet)
 		// The other lines around it that hold the question's words, in
 		// file order: what was said before and after.
