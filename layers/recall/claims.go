@@ -1206,7 +1206,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c)
 		}
 	}
-	for _, c := range connections(fields) {
+	for _, c := range append(connections(fields), switches(fields)...) {
 		if !ix.holdsTogether(c, tok) {
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
@@ -1628,6 +1628,9 @@ func rewrites(cmd string) bool {
 type codeName struct {
 	as    string
 	forms []string
+	// whole says a word of memory holds the name only as one of its
+	// parts, not inside one: ETS is not in "sets".
+	whole bool
 }
 
 // connection is two code names a question links by a verb of working
@@ -1640,10 +1643,11 @@ type connection struct{ a, b codeName }
 // monitor, poll, read, register, report, spawn, start, store, update,
 // write; over the eval's sets they refused never-happened questions,
 // "how does ActiveSessionRegistry emit OpenTelemetry spans", and no
-// answerable one. "Use" is not among them: "the ProjectReviewLive test
-// uses plain ExUnit.Case instead of a ConnCase" names what it does not
-// use. Verbs of moving refused none: a move's verb comes before both
-// names.)
+// answerable one. "Use" joined them in the twentieth session, with the
+// words that say a name is not the one used (notWords): "the
+// ProjectReviewLive test uses plain ExUnit.Case instead of a ConnCase".
+// Verbs of moving refused none: a move's verb comes before both names;
+// switches judges them.)
 var connectVerbs = []string{
 	"attach", "attached", "attaches", "broadcast", "broadcasts", "cache", "cached", "caches",
 	"call", "called", "calling", "calls", "create", "created", "creates", "emit", "emits", "emitted",
@@ -1654,8 +1658,13 @@ var connectVerbs = []string{
 	"register", "registered", "registers", "report", "reported", "reports", "revoke", "revokes",
 	"send", "sends", "spawn", "spawned", "spawns", "start", "started", "starts", "store", "stored", "stores",
 	"onto", "subscribe", "subscribed", "subscribes", "through", "trigger", "triggered", "triggers",
-	"update", "updated", "updates", "wire", "wired", "wrap", "wrapped", "wraps", "write", "writes",
+	"update", "updated", "updates", "use", "used", "uses", "using", "wire", "wired", "wrap", "wrapped", "wraps", "write", "writes",
 }
+
+// notWords say that the name after them is not the one worked with:
+// "the ProjectReviewLive test uses plain ExUnit.Case instead of a
+// ConnCase".
+var notWords = []string{"instead", "rather", "not", "without", "than"}
 
 // connectReach is how many words may stand between two linked names.
 const connectReach = 12
@@ -1665,11 +1674,15 @@ const connectReach = 12
 func connections(fields []string) []connection {
 	var names []codeName
 	var at []int
-	var verbs []int
+	var verbs, nots []int
 	for i, f := range fields {
 		w := codeWord(f)
 		if slices.Contains(connectVerbs, strings.ToLower(w)) {
 			verbs = append(verbs, i)
+			continue
+		}
+		if slices.Contains(notWords, strings.ToLower(w)) {
+			nots = append(nots, i)
 			continue
 		}
 		if n, ok := codeNameOf(w); ok {
@@ -1683,12 +1696,122 @@ func connections(fields []string) []connection {
 			if at[j]-at[i] > connectReach || names[i].forms[0] == names[j].forms[0] {
 				continue
 			}
-			if slices.ContainsFunc(verbs, func(v int) bool { return v > at[i] && v < at[j] }) {
+			between := func(v int) bool { return v > at[i] && v < at[j] }
+			if slices.ContainsFunc(verbs, between) && !slices.ContainsFunc(nots, between) {
 				out = append(out, connection{names[i], names[j]})
 			}
 		}
 	}
 	return out
+}
+
+// Switches. A question may say that something went from one thing to
+// another: "why did we move the review token store from ETS into a
+// SQLite table", "persist its tokens in SQLite instead of ETS", "swap
+// Jason for Poison". Memory that saw the switch names the two in one
+// record, a few words apart (the commit, the assistant's account of it);
+// memory that names them only apart never saw it (seven sets asked why
+// the review tokens moved from ETS into SQLite, which never happened).
+
+// switchVerbs say that something went from one thing to another; "from"
+// follows them within switchReach words.
+var switchVerbs = []string{"change", "changed", "changing", "convert", "converted", "converting", "go", "going", "gone", "went",
+	"migrate", "migrated", "migrating", "move", "moved", "moving", "port", "ported", "porting",
+	"switch", "switched", "switching", "transition", "transitioned", "swap", "swapped", "swapping"}
+
+// swapVerbs take the old thing first and the new after "for" or "with":
+// "swap Jason for Poison", "replace the ETS table with SQLite".
+var swapVerbs = []string{"replace", "replaced", "replacing", "swap", "swapped", "swapping"}
+
+// switchReach is how many words apart the parts of a switch may be.
+const switchReach = 6
+
+// switches gives the pairs of names a question says one went to the
+// other: "from A to B", "out of A and into B", "swap A for B", and "B
+// instead of A" or "B rather than A" after a verb of switching.
+func switches(fields []string) []connection {
+	low := make([]string, len(fields))
+	for i, f := range fields {
+		low[i] = strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))
+	}
+	// nameIn gives the first name of fields[from:to], and where it is.
+	nameIn := func(from, to int) (codeName, int) {
+		for j := max(from, 0); j < min(to, len(fields)); j++ {
+			if n, ok := switchName(fields[j], j == 0 || strings.ContainsAny(fields[j-1], ".?!")); ok {
+				return n, j
+			}
+			if j > from && strings.ContainsAny(fields[j-1], ".,;?!") {
+				break
+			}
+		}
+		return codeName{}, -1
+	}
+	var out []connection
+	add := func(a, b codeName) {
+		if a.as != "" && b.as != "" && a.forms[0] != b.forms[0] {
+			out = append(out, connection{a, b})
+		}
+	}
+	for i, w := range low {
+		switch {
+		case (w == "from" || w == "out" && i+1 < len(low) && low[i+1] == "of") && slices.ContainsFunc(low[max(0, i-switchReach):i], func(v string) bool { return slices.Contains(switchVerbs, v) }):
+			from := i + 1
+			if w == "out" {
+				from++ // past "of"
+			}
+			a, at := nameIn(from, from+3)
+			if at < 0 {
+				continue
+			}
+			for k := at + 1; k < len(low) && k <= at+switchReach; k++ {
+				if low[k] == "to" || low[k] == "into" || low[k] == "onto" || low[k] == "for" {
+					b, _ := nameIn(k+1, k+1+3)
+					add(a, b)
+					break
+				}
+			}
+		case slices.Contains(swapVerbs, w):
+			a, at := nameIn(i+1, i+1+4)
+			if at < 0 {
+				continue
+			}
+			for k := at + 1; k < len(low) && k <= at+switchReach; k++ {
+				if low[k] == "for" || low[k] == "with" {
+					b, _ := nameIn(k+1, k+1+3)
+					add(a, b)
+					break
+				}
+			}
+		case (w == "instead" || w == "rather") && i+1 < len(low) && (low[i+1] == "of" || low[i+1] == "than") &&
+			slices.ContainsFunc(low[:i], func(v string) bool { return slices.Contains(switchVerbs, v) }):
+			// Said of a switch ("changed it to keep X instead of Y"),
+			// not of a choice ("the test uses X instead of Y").
+			var b codeName
+			for j := i - 1; j >= 0 && j >= i-3 && b.as == ""; j-- {
+				if strings.ContainsAny(fields[j], ".,;?!") && j < i-1 {
+					break
+				}
+				b, _ = switchName(fields[j], j == 0 || strings.ContainsAny(fields[max(j-1, 0)], ".?!"))
+			}
+			a, _ := nameIn(i+2, i+2+3)
+			add(a, b)
+		}
+	}
+	return out
+}
+
+// switchName reads a field as a name a switch is told of: a name of code
+// (codeNameOf), or a product's name written as one (ETS, SQLite, Postgres
+// after a sentence's first word), held whole.
+func switchName(f string, sentenceStart bool) (codeName, bool) {
+	w := codeWord(f)
+	if n, ok := codeNameOf(w); ok {
+		return n, true
+	}
+	if len(w) >= 3 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0 && named(w, sentenceStart) {
+		return codeName{as: w, forms: []string{strings.ToLower(w)}, whole: true}, true
+	}
+	return codeName{}, false
 }
 
 // codeNameOf reads w as a name of code: a CamelCase module (the module of
@@ -1714,13 +1837,21 @@ func codeNameOf(w string) (codeName, bool) {
 }
 
 // holdsTogether reports whether memory holds c's names together, or
-// cannot tell: one name is held nowhere (judged as a name) or in more
-// than claimScan records.
+// cannot tell: one name is held nowhere (judged as a name) or both are in
+// more than claimScan records. When only one is that common, the records
+// of the other are read for it: never27 and never29 asked how
+// ReviewContextBuilder runs messages through TranscriptRenderer, which
+// hundreds of records name and none beside the builder.
 func (ix *Index) holdsTogether(c connection, tok *tokenizer) bool {
 	a, okA := ix.placesOf(c.a, tok)
 	b, okB := ix.placesOf(c.b, tok)
-	if !okA || !okB || len(a) == 0 || len(b) == 0 {
+	switch {
+	case okA && len(a) == 0, okB && len(b) == 0, !okA && !okB:
 		return true
+	case !okA:
+		a = ix.placesIn(b, c.a)
+	case !okB:
+		b = ix.placesIn(a, c.b)
 	}
 	for _, p := range a {
 		for _, q := range b {
@@ -1762,6 +1893,43 @@ type place struct {
 	words []int
 }
 
+// placesIn gives those of the records of ps that hold n.
+func (ix *Index) placesIn(ps []place, n codeName) []place {
+	var out []place
+	for _, p := range ps {
+		if words := namePositions(ix.docText(p.doc, ix.segs[p.doc.seg].doc(int(p.doc.doc))), n); len(words) > 0 {
+			out = append(out, place{doc: p.doc, words: words})
+		}
+	}
+	return out
+}
+
+// namePositions gives the positions of the words of text that hold n.
+func namePositions(text string, n codeName) []int {
+	var words []int
+	for i, w := range strings.Fields(strings.ToLower(text)) {
+		if slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) }) {
+			words = append(words, i)
+		}
+	}
+	return words
+}
+
+// holdsForm reports whether a word of memory holds a name's form: inside
+// it, or, whole, as one of its parts between marks (sqlite in
+// "`sqlite`," and ecto.sqlite, not in sqlite3).
+func holdsForm(w, form string, whole bool) bool {
+	if !whole {
+		return strings.Contains(w, form)
+	}
+	for part := range strings.FieldsFuncSeq(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if part == form {
+			return true
+		}
+	}
+	return false
+}
+
 // placesOf gives the records that hold a code name; false when more than
 // claimScan records hold its rarest term, which is then taken as held.
 func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
@@ -1774,13 +1942,7 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 	}
 	var out []place
 	for at, d := range ix.docsHolding(term) {
-		var words []int
-		for i, w := range strings.Fields(strings.ToLower(ix.docText(at, d))) {
-			if slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(w, f) }) {
-				words = append(words, i)
-			}
-		}
-		if len(words) > 0 {
+		if words := namePositions(ix.docText(at, d), n); len(words) > 0 {
 			out = append(out, place{doc: at, words: words})
 		}
 	}

@@ -1350,7 +1350,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// not seen through a word of its thesaurus group (priority).
 			known = ix.knownName(w.text, w.code && !named(w.text, false) || changed[i], tok)
 		}
-		if !known && !slices.Contains(out, w.text) {
+		if !known && !slices.ContainsFunc(out, func(o string) bool { return o == w.text || inRun(o, w.text) }) {
 			out = append(out, w.text)
 		}
 	}
@@ -1427,6 +1427,17 @@ func (ix *Index) unknownCode(fields []string, tok *tokenizer) []string {
 	}
 	flush()
 	return out
+}
+
+// inRun reports whether word is one of the sigilled words of run, which
+// unknownCode judged together ("@tag :skip").
+func inRun(run, word string) bool {
+	for f := range strings.FieldsSeq(run) {
+		if (f[0] == ':' || f[0] == '@') && f[1:] == word {
+			return true
+		}
+	}
+	return false
 }
 
 // chatWords are the abbreviations of chat, which name nothing however
@@ -1723,7 +1734,7 @@ func questionWords(fields []string) []questionWord {
 	start := true
 	code := codeSpans(fields)
 	for i, w := range fields {
-		code := code[i]
+		code := code[i] || sigilled(w)
 		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
 		if i := strings.IndexAny(word, "'’"); i >= 0 && !code {
 			word = word[:i]
@@ -1739,6 +1750,14 @@ func questionWords(fields []string) []questionWord {
 		start = strings.ContainsAny(last, ".?!:")
 	}
 	return out
+}
+
+// sigilled reports whether a field is a name written as code by its
+// sigil: an atom (:reopen) or a module attribute (@max_lookups). never30
+// asked when a :reopen action was added, which memory never names.
+func sigilled(f string) bool {
+	f = strings.TrimLeft(f, "([{\"'“‘")
+	return len(f) > 2 && (f[0] == ':' || f[0] == '@') && unicode.IsLetter(rune(f[1]))
 }
 
 // codeSpans marks the fields of a question inside inline code: from a
