@@ -425,6 +425,11 @@ func TestDiffSummaryKeepsTheChangedLines(t *testing.T) {
 	if d := r.diffSummary(before, after); d != "+18 -7 args =\nhashes: hashes,\nsession_id: session.id,\n|> maybe_add_trace_id()\nargs\ndefp maybe_add_trace_id(args) do\ncase Otel.current_trace_id() do\nnil -> args\ntrace_id -> Map.put(args, :otel_trace_id, trace_id)" {
 		t.Errorf("moved lines before the new: %q", d)
 	}
+	// A list one item per line gets the room after the options below it.
+	upsert := "create :upsert do\n  accept [\n    :uuid,\n    :parent_uuid,\n    :message_id,\n    :type,\n    :role,\n    :content,\n    :timestamp,\n    :session_id\n  ]\n\n  upsert? true\n  upsert_identity :unique_session_uuid\n  upsert_fields [:content, :type, :role]\nend\n"
+	if d := r.diffSummary("", upsert); d != "+16 -0 create :upsert do\naccept [\n:uuid,\n:parent_uuid,\n:message_id,\n:session_id\nupsert? true\nupsert_identity :unique_session_uuid\nupsert_fields [:content, :type, :role]" {
+		t.Errorf("list items before the options: %q", d)
+	}
 	if d := r.diffSummary("a\n@limit 20\n@max 5\nb", "a\nb"); d != "+0 -2 -@limit 20\n-@max 5" {
 		t.Errorf("lines only removed: %q", d)
 	}

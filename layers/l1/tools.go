@@ -484,16 +484,28 @@ func (r *Refiner) diffSummary(old, new string) string {
 	// The room goes first to the lines the edit wrote anew, then to those
 	// it only moved or indented again (the body of a pipeline wrapped in
 	// "args ="), which would otherwise take the room of the new code
-	// below them (the helper the edit added); they are shown in the
-	// edit's order.
+	// below them (the helper the edit added), and last to the items of a
+	// list, one per line (":uuid,"), which would take the room of the
+	// options after the list (upsert_fields [:content, :type, :role]);
+	// they are shown in the edit's order.
 	rest := lines[at+1:]
 	fresh := newLines(rest, other)
+	rank := func(i int, t string) int {
+		r := 0
+		if !fresh[i] {
+			r = 1
+		}
+		if listItem(t) {
+			r += 2
+		}
+		return r
+	}
 	take := make([]bool, len(rest))
 	kept, size := 0, 0
-	for _, wantFresh := range []bool{true, false} {
+	for want := range 4 {
 		for i, l := range rest {
 			t := strings.TrimSpace(l)
-			if take[i] || fresh[i] != wantFresh || !saying(t) || blockWord(t) {
+			if take[i] || rank(i, t) != want || !saying(t) || blockWord(t) {
 				continue
 			}
 			n := len(mark) + len(truncate(t, maxDiffLn))
@@ -562,6 +574,13 @@ func blockWord(t string) bool {
 		return true
 	}
 	return false
+}
+
+// listItem reports whether a line is one item of a list written one per
+// line: a single word and its comma (":uuid,", "\"debug\",").
+func listItem(t string) bool {
+	item, ok := strings.CutSuffix(t, ",")
+	return ok && item != "" && !strings.ContainsAny(item, " \t")
 }
 
 // saying reports whether a line holds a letter or a digit.
