@@ -1206,7 +1206,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c)
 		}
 	}
-	for _, c := range append(connections(fields), switches(fields)...) {
+	for _, c := range append(ix.connections(fields, tok), switches(fields)...) {
 		if !ix.holdsTogether(c, tok) {
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
@@ -1670,24 +1670,32 @@ var notWords = []string{"instead", "rather", "not", "without", "than"}
 const connectReach = 12
 
 // connections gives the pairs of code names a question's fields link by
-// a verb of working with, the verb between them.
-func connections(fields []string) []connection {
+// a verb of working with, the verb between them. A name is written as
+// code or told in its words (ix.toldName).
+func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 	var names []codeName
 	var at []int
 	var verbs, nots []int
-	for i, f := range fields {
-		w := codeWord(f)
-		if slices.Contains(connectVerbs, strings.ToLower(w)) {
-			verbs = append(verbs, i)
-			continue
-		}
-		if slices.Contains(notWords, strings.ToLower(w)) {
-			nots = append(nots, i)
-			continue
-		}
+	for i := 0; i < len(fields); i++ {
+		w := codeWord(fields[i])
 		if n, ok := codeNameOf(w); ok {
 			names = append(names, n)
 			at = append(at, i)
+			continue
+		}
+		// Words that tell a name are it, a verb among them or not
+		// (the report worker).
+		if n, k := ix.toldName(fields[i:], tok); k > 0 {
+			names = append(names, n)
+			at = append(at, i)
+			i += k - 1
+			continue
+		}
+		switch {
+		case slices.Contains(connectVerbs, strings.ToLower(w)):
+			verbs = append(verbs, i)
+		case slices.Contains(notWords, strings.ToLower(w)):
+			nots = append(nots, i)
 		}
 	}
 	var out []connection
@@ -1812,6 +1820,73 @@ func switchName(f string, sentenceStart bool) (codeName, bool) {
 		return codeName{as: w, forms: []string{strings.ToLower(w)}, whole: true}, true
 	}
 	return codeName{}, false
+}
+
+// toldName reads the first words of fields as a module told in plain
+// words: two or three whose join is a name of code memory holds whole
+// ("transcript tail worker" is TranscriptTailWorker), or, said of a
+// page, begins one ("project review page" is ProjectReviewLive). It
+// gives the name and how many words told it; none when the words tell
+// no name, or begin more than one (ReviewContextBuilder and
+// ReviewContextController for "review context"). Words that only begin
+// a name are not it elsewhere: the "hook event" of a question is no
+// hookEventName field. Six sets asked how the project review page
+// subscribes to session_activity, which only the dashboard and the
+// session page do.
+func (ix *Index) toldName(fields []string, tok *tokenizer) (codeName, int) {
+	var words []string
+	for _, f := range fields[:min(len(fields), 3)] {
+		w := strings.TrimRight(f, ",.;:?!")
+		if len(w) < 3 || isStop(w) || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			break
+		}
+		words = append(words, w)
+		if len(w) < len(f) {
+			break // the sentence goes on past a mark
+		}
+	}
+	for n := len(words); n >= 2; n-- {
+		join := strings.Join(words[:n], "")
+		page := n < len(fields) && slices.Contains(pageWords, strings.ToLower(strings.TrimRight(fields[n], ",.;:?!")))
+		if name := ix.nameBegun(join); name == join || page && name != "" {
+			// Its files are named in snake_case: project_review_live.ex
+			// holds project_review.
+			return codeName{as: strings.Join(words[:n], " "), forms: []string{name, strings.Join(words[:n], "_")}}, n
+		}
+	}
+	return codeName{}, 0
+}
+
+// pageWords say that the words before them name a page, which its
+// module's name may tell with a word more (ProjectReviewLive,
+// SettingsView, CheckoutPage).
+var pageWords = []string{"page", "pages", "screen", "view"}
+
+// minToldName is the shortest name words may tell: words joined into a
+// shorter one are a word of their own (time out, timeout; check out,
+// checkout).
+const minToldName = 10
+
+// nameBegun gives the one name of code, held whole, that begins with
+// join: the shortest, when every other that does begins with it
+// (projectreviewlive, projectreviewlivetest); "" when none or two do.
+func (ix *Index) nameBegun(join string) string {
+	name := ""
+	for _, s := range ix.segs {
+		for k, n := s.seek(join), 0; k < s.nTerms && n < 8; k, n = k+1, n+1 {
+			t := s.termAt(k)
+			if !strings.HasPrefix(t, join) {
+				break
+			}
+			switch {
+			case name == "" && len(t) >= minToldName && strings.IndexFunc(t, func(r rune) bool { return r < 'a' || r > 'z' }) < 0:
+				name = t
+			case name != "" && !strings.HasPrefix(t, name) && !strings.HasPrefix(name, t):
+				return ""
+			}
+		}
+	}
+	return name
 }
 
 // codeNameOf reads w as a name of code: a CamelCase module (the module of

@@ -499,6 +499,25 @@ func TestSwitches(t *testing.T) {
 	})
 }
 
+// TestConnectionsToldInWords: a module told in its words is judged as
+// its name: words whose join is the name, or, said of a page, begins it.
+func TestConnectionsToldInWords(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("ReportWorker debounces its writes and calls LookupCache.fetch on every flush."),
+		say("DigestQueue keeps the pending digests."),
+		say("UserSettingsLive renders the settings form and subscribes to digest_topic."),
+		say("The hookEventName field says which event fired."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"How does the report worker call DigestQueue?", []string{"report worker with DigestQueue"}},
+		{"How does the report worker call LookupCache.fetch?", nil},
+		{"How does the user settings page subscribe to digest_topic?", nil},
+		{"How does the user settings page call DigestQueue?", []string{"user settings with DigestQueue"}},
+		// Words that only begin a name are it only said of a page.
+		{"Which hook event calls DigestQueue?", nil},
+	})
+}
+
 // TestEventsSeenInOtherWords: an event of version control is seen where
 // memory tells of it in another word of its kind, of one word or two.
 func TestEventsSeenInOtherWords(t *testing.T) {
