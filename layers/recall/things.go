@@ -427,13 +427,13 @@ func verbUse(name []queryWord) bool {
 // everyday sense (devise, hibernate, mint, prettier, remix).
 var plainNames = []string{
 	"bandit", "bats", "bun", "burrito", "chef", "ember", "expo", "finch", "flask", "jest", "locust", "meteor", "mocha",
-	"pillow", "poetry", "puppet", "pundit", "rails", "react", "redo", "retry", "rust", "sorbet", "spark", "sphinx",
+	"pillow", "poetry", "puppet", "pundit", "rails", "react", "redo", "reopen", "retry", "rust", "sorbet", "spark", "sphinx",
 	"swift", "tesla", "undo", "vacuum",
 }
 
 var (
 	nameBefore = []string{"a", "an", "the", "in", "into", "to", "with", "using", "via", "from", "our", "users", "people", "customers", "admins", "add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported", "run", "ran", "runs"}
-	nameAfter  = []string{"app", "button", "component", "components", "config", "framework", "hook", "hooks", "job", "jobs", "library", "logic", "native", "policy", "queue", "router", "server", "support", "test", "tests"}
+	nameAfter  = []string{"action", "actions", "app", "button", "component", "components", "config", "framework", "hook", "hooks", "job", "jobs", "library", "logic", "native", "policy", "queue", "router", "server", "support", "test", "tests"}
 )
 
 // plainName reports whether words[i] is one of plainNames used as a name.

@@ -122,6 +122,8 @@ func TestUnknownThings(t *testing.T) {
 		{"How did we undo the theme switch?", nil},
 		{"How did we let users undo deleting a session lookup?", []string{"undo"}},
 		{"How did we implement undo for closed session lookups?", []string{"undo"}},
+		{"How did we implement the reopen action for closed session lookups?", []string{"reopen"}},
+		{"Why does the checker reopen the session lookups?", nil},
 		// A test runner, a web framework or a database's command whose
 		// name is a plain word.
 		{"Which bats tests cover the build script?", []string{"bats"}},
@@ -409,7 +411,7 @@ func TestUnknownThings(t *testing.T) {
 		{"Where does ReportWorker drop stale lookups?", nil},
 		// What a question says was added to a file is held where an
 		// edit of the file holds its words.
-		{"Why did we add a reopen clause to checker_view.ex?", []string{"reopen added to checker_view.ex"}},
+		{"Why did we add a reopen clause to checker_view.ex?", []string{"reopen added to checker_view.ex", "reopen"}},
 		{"show me the :reopen clause we added to checker_view.ex", []string{"reopen", "reopen added to checker_view.ex"}},
 		{"show me the @limit we added to checker_view.ex", nil},
 		{"When we added the @limit to checker_view.ex, what was it?", nil},
