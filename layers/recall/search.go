@@ -274,6 +274,21 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			}
 		}
 	}
+	// A phrasal verb is searched as the word it means, and that word's
+	// thesaurus group, for its verb.
+	for _, p := range phrasalsOf(query, tok) {
+		i := slices.Index(origs, p.verb)
+		if i < 0 {
+			continue
+		}
+		syns := synonyms(p.means)
+		for _, s := range append([]string{p.means}, syns[:min(len(syns), maxSynonyms)]...) {
+			if !seen[s] {
+				seen[s] = true
+				qs = append(qs, qterm{term: s, weight: synonymWeight, orig: i, syn: true, idf: ix.idf(s, n)})
+			}
+		}
+	}
 	// A kind the question names ("the static type checker", "the
 	// background job") stands for its members memory holds (Dialyzer,
 	// Oban): the sessions named the product, the question its kind.

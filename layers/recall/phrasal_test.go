@@ -1,0 +1,40 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPhrasalsOf: a verb and its particle, side by side or hyphened, are
+// the word they mean; the verb alone, or with another particle, is not.
+func TestPhrasalsOf(t *testing.T) {
+	tok := newTokenizer()
+	for q, want := range map[string][]phrasal{
+		"Which script fires when a conversation wraps up?": {{tok.stem("wraps"), tok.stem("finish")}},
+		"right before the sign-in, what failed?":           {{tok.stem("sign"), tok.stem("login")}},
+		"what kicks off the sync, and what spins up the worker?": {
+			{tok.stem("kicks"), tok.stem("start")}, {tok.stem("spins"), tok.stem("start")}},
+		"why does the wrapper wrap the command?": nil,
+		// A pair prose uses in its own sense is left out.
+		"what did the check in the guard test?": nil,
+		"what is the log in the test?":          nil,
+	} {
+		if got := phrasalsOf(q, tok); !slices.Equal(got, want) {
+			t.Errorf("phrasalsOf(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestPhrasalVerbFindsTheWordItMeans: "wraps up" finds the record saying
+// a session finishes, not the one that wraps a command.
+func TestPhrasalVerbFindsTheWordItMeans(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The wrapper script wraps the command in a login shell for the notifier."),
+		say("notify-end.sh posts to the server when a session finishes."))...)
+	hits := m.search("which script tells the server when a session wraps up?", Options{})
+	if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "notify-end.sh") {
+		t.Errorf("first answer for a session that wraps up: %v", hits)
+	}
+}
