@@ -1718,7 +1718,7 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 // SQLite table", "persist its tokens in SQLite instead of ETS", "swap
 // Jason for Poison". Memory that saw the switch names the two in one
 // record, a few words apart (the commit, the assistant's account of it);
-// memory that names them only apart never saw it (seven sets asked why
+// memory that names them only apart never saw it (nine sets asked why
 // the review tokens moved from ETS into SQLite, which never happened).
 
 // switchVerbs say that something went from one thing to another; "from"
@@ -1745,7 +1745,7 @@ func switches(fields []string) []connection {
 	// nameIn gives the first name of fields[from:to], and where it is.
 	nameIn := func(from, to int) (codeName, int) {
 		for j := max(from, 0); j < min(to, len(fields)); j++ {
-			if n, ok := switchName(fields[j], j == 0 || strings.ContainsAny(fields[j-1], ".?!")); ok {
+			if n, ok := switchName(fields, j); ok {
 				return n, j
 			}
 			if j > from && strings.ContainsAny(fields[j-1], ".,;?!") {
@@ -1794,12 +1794,13 @@ func switches(fields []string) []connection {
 			slices.ContainsFunc(low[:i], func(v string) bool { return slices.Contains(switchVerbs, v) }):
 			// Said of a switch ("changed it to keep X instead of Y"),
 			// not of a choice ("the test uses X instead of Y").
+			// The new thing is named just before, in the same clause.
 			var b codeName
-			for j := i - 1; j >= 0 && j >= i-3 && b.as == ""; j-- {
-				if strings.ContainsAny(fields[j], ".,;?!") && j < i-1 {
+			for j := i - 1; j >= max(0, i-3) && b.as == ""; j-- {
+				if j < i-1 && strings.ContainsAny(fields[j], ".,;?!") {
 					break
 				}
-				b, _ = switchName(fields[j], j == 0 || strings.ContainsAny(fields[max(j-1, 0)], ".?!"))
+				b, _ = switchName(fields, j)
 			}
 			a, _ := nameIn(i+2, i+2+3)
 			add(a, b)
@@ -1808,15 +1809,16 @@ func switches(fields []string) []connection {
 	return out
 }
 
-// switchName reads a field as a name a switch is told of: a name of code
-// (codeNameOf), or a product's name written as one (ETS, SQLite, Postgres
-// after a sentence's first word), held whole.
-func switchName(f string, sentenceStart bool) (codeName, bool) {
-	w := codeWord(f)
+// switchName reads fields[j] as a name a switch is told of: a name of
+// code (codeNameOf), or a product's name written as one (ETS, SQLite,
+// Postgres; not a sentence's first word), held whole.
+func switchName(fields []string, j int) (codeName, bool) {
+	w := codeWord(fields[j])
 	if n, ok := codeNameOf(w); ok {
 		return n, true
 	}
-	if len(w) >= 3 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0 && named(w, sentenceStart) {
+	start := j == 0 || strings.ContainsAny(fields[j-1], ".?!")
+	if len(w) >= 3 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0 && named(w, start) {
 		return codeName{as: w, forms: []string{strings.ToLower(w)}, whole: true}, true
 	}
 	return codeName{}, false
@@ -1830,9 +1832,9 @@ func switchName(f string, sentenceStart bool) (codeName, bool) {
 // no name, or begin more than one (ReviewContextBuilder and
 // ReviewContextController for "review context"). Words that only begin
 // a name are not it elsewhere: the "hook event" of a question is no
-// hookEventName field. Six sets asked how the project review page
-// subscribes to session_activity, which only the dashboard and the
-// session page do.
+// hookEventName field. Five sets asked how the project review page shows
+// the sessions' live status (session_activity, ActiveSessionRegistry),
+// which only the dashboard and the session page do.
 func (ix *Index) toldName(fields []string, tok *tokenizer) (codeName, int) {
 	var words []string
 	for _, f := range fields[:min(len(fields), 3)] {
