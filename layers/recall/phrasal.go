@@ -1,64 +1,59 @@
 package recall
 
 import (
+	"slices"
 	"strings"
-	"sync"
 )
 
 // Phrasal verbs. A question says "when a conversation wraps up", "what
-// kicks off the sync", "right before check-in": a verb and its particle
-// that together mean one word of the thesaurus (end, start, commit),
+// kicks off the sync", "where long output gets cut off": a verb and its
+// particle that together mean one word of the thesaurus (finish, start,
+// truncate),
 // while each alone means something else, or nothing (the particle is a
 // stop word). The thesaurus holds single words, so these pairs are here:
-// each gives the word it means, searched as a synonym of its verb.
-var phrasalVerbs = []struct{ verb, particle, means string }{
+// each gives the word it means, searched as a synonym of its verb. The
+// verb and the word it means are written as the index stems them
+// (TestPhrasalVerbsAreStems checks), so that a prompt stems none of them.
+var phrasalVerbs = []phrasalVerb{
 	{"back", "out", "revert"},
 	{"blow", "up", "crash"},
 	{"boot", "up", "start"},
 	{"break", "down", "split"},
-	{"chop", "off", "truncate"},
+	{"chop", "off", "truncat"},
 	{"clean", "up", "cleanup"},
-	{"cut", "off", "truncate"},
+	{"cut", "off", "truncat"},
 	{"fall", "back", "fallback"},
 	{"fall", "over", "crash"},
-	{"fill", "in", "populate"},
+	{"fill", "in", "popul"},
 	{"fire", "off", "trigger"},
 	{"hook", "up", "connect"},
 	{"kick", "in", "trigger"},
 	{"kick", "off", "start"},
-	{"leave", "out", "omit"},
+	{"leav", "out", "omit"},
 	{"look", "up", "find"},
-	{"phase", "out", "deprecate"},
+	{"phase", "out", "deprec"},
 	{"pick", "up", "detect"},
 	{"pull", "in", "import"},
-	{"rip", "out", "remove"},
+	{"rip", "out", "remov"},
 	{"roll", "back", "rollback"},
-	{"set", "up", "configure"},
+	{"set", "up", "configur"},
 	{"shut", "down", "stop"},
 	{"sign", "in", "login"},
 	{"spin", "up", "start"},
 	{"spit", "out", "output"},
 	{"start", "up", "startup"},
-	{"strip", "out", "remove"},
+	{"strip", "out", "remov"},
 	{"stub", "out", "mock"},
 	{"tear", "down", "teardown"},
 	{"throw", "away", "discard"},
 	{"time", "out", "timeout"},
-	{"trim", "down", "truncate"},
+	{"trim", "down", "truncat"},
 	{"wire", "up", "connect"},
 	{"wrap", "up", "finish"},
 }
 
-// phrasalStems maps a phrasal verb's stem and particle ("wrap up") to the
-// stem of the word it means, stemmed once.
-var phrasalStems = sync.OnceValue(func() map[string]string {
-	tok := newTokenizer()
-	m := make(map[string]string, len(phrasalVerbs))
-	for _, p := range phrasalVerbs {
-		m[tok.stem(p.verb)+" "+p.particle] = tok.stem(p.means)
-	}
-	return m
-})
+// phrasalVerb is a verb, its particle and the word they mean.
+type phrasalVerb struct{ verb, particle, means string }
 
 // phrasal is a phrasal verb a query holds: its verb's stem and the stem
 // of the word it means.
@@ -74,14 +69,13 @@ func phrasalsOf(query string, tok *tokenizer) []phrasal {
 		}
 	}
 	var out []phrasal
-	m := phrasalStems()
 	for i := 0; i+1 < len(words); i++ {
-		if words[i] == "" || len(words[i+1]) > 4 {
-			continue // particles are short
+		if words[i] == "" || !slices.ContainsFunc(phrasalVerbs, func(p phrasalVerb) bool { return p.particle == words[i+1] }) {
+			continue
 		}
 		v := tok.stem(words[i])
-		if means, ok := m[v+" "+words[i+1]]; ok {
-			out = append(out, phrasal{verb: v, means: means})
+		if k := slices.IndexFunc(phrasalVerbs, func(p phrasalVerb) bool { return p.verb == v && p.particle == words[i+1] }); k >= 0 {
+			out = append(out, phrasal{verb: v, means: phrasalVerbs[k].means})
 		}
 	}
 	return out

@@ -38,3 +38,14 @@ func TestPhrasalVerbFindsTheWordItMeans(t *testing.T) {
 		t.Errorf("first answer for a session that wraps up: %v", hits)
 	}
 }
+
+// TestPhrasalVerbsAreStems: the table's verbs and meanings are written as
+// the index stems them.
+func TestPhrasalVerbsAreStems(t *testing.T) {
+	tok := newTokenizer()
+	for _, p := range phrasalVerbs {
+		if tok.stem(p.verb) != p.verb || tok.stem(p.means) != p.means {
+			t.Errorf("%q %q means %q: stems are %q and %q", p.verb, p.particle, p.means, tok.stem(p.verb), tok.stem(p.means))
+		}
+	}
+}
