@@ -490,36 +490,42 @@ func (r *Refiner) diffSummary(old, new string) string {
 	// they are shown in the edit's order.
 	rest := lines[at+1:]
 	fresh := newLines(rest, other)
-	rank := func(i int, t string) int {
-		r := 0
-		if !fresh[i] {
-			r = 1
+	// Each line as shown, and its turn: 0 written anew, 1 moved, 2 more
+	// for a list's item; -1 for a line that says nothing.
+	shown := make([]string, len(rest))
+	turn := make([]int, len(rest))
+	for i, l := range rest {
+		t := strings.TrimSpace(l)
+		shown[i] = mark + truncate(t, maxDiffLn)
+		switch {
+		case !saying(t) || blockWord(t):
+			turn[i] = -1
+			continue
+		case !fresh[i]:
+			turn[i] = 1
 		}
 		if listItem(t) {
-			r += 2
+			turn[i] += 2
 		}
-		return r
 	}
 	take := make([]bool, len(rest))
 	kept, size := 0, 0
 	for want := range 4 {
-		for i, l := range rest {
-			t := strings.TrimSpace(l)
-			if take[i] || rank(i, t) != want || !saying(t) || blockWord(t) {
+		for i := range rest {
+			if turn[i] != want {
 				continue
 			}
-			n := len(mark) + len(truncate(t, maxDiffLn))
-			if kept == maxDiffMore || size+n > maxDiffBytes {
+			if kept == maxDiffMore || size+len(shown[i]) > maxDiffBytes {
 				break
 			}
 			take[i] = true
 			kept++
-			size += n
+			size += len(shown[i])
 		}
 	}
-	for i, l := range rest {
+	for i := range rest {
 		if take[i] {
-			sum += "\n" + mark + truncate(strings.TrimSpace(l), maxDiffLn)
+			sum += "\n" + shown[i]
 		}
 	}
 	return sum

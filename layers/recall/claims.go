@@ -1740,7 +1740,7 @@ const switchReach = 6
 func switches(fields []string) []connection {
 	low := make([]string, len(fields))
 	for i, f := range fields {
-		low[i] = strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))
+		low[i] = strings.ToLower(codeWord(f))
 	}
 	// nameIn gives the first name of fields[from:to], and where it is.
 	nameIn := func(from, to int) (codeName, int) {

@@ -8,12 +8,12 @@ import (
 // Phrasal verbs. A question says "when a conversation wraps up", "what
 // kicks off the sync", "where long output gets cut off": a verb and its
 // particle that together mean one word of the thesaurus (finish, start,
-// truncate),
-// while each alone means something else, or nothing (the particle is a
-// stop word). The thesaurus holds single words, so these pairs are here:
-// each gives the word it means, searched as a synonym of its verb. The
-// verb and the word it means are written as the index stems them
-// (TestPhrasalVerbsAreStems checks), so that a prompt stems none of them.
+// truncate), while each alone means something else, or nothing (the
+// particle is a stop word). The thesaurus holds single words, so these
+// pairs are here: each gives the word it means, searched as a synonym of
+// its verb. The verb and the word it means are written as the index
+// stems them (TestPhrasalVerbsAreStems checks), so that a prompt stems
+// none of them.
 var phrasalVerbs = []phrasalVerb{
 	{"back", "out", "revert"},
 	{"blow", "up", "crash"},
@@ -60,7 +60,7 @@ type phrasalVerb struct{ verb, particle, means string }
 type phrasal struct{ verb, means string }
 
 // phrasalsOf gives the phrasal verbs of a query, its words side by side
-// or hyphened ("check-in").
+// or hyphened ("sign-in").
 func phrasalsOf(query string, tok *tokenizer) []phrasal {
 	var words []string
 	for f := range strings.FieldsSeq(strings.ToLower(query)) {

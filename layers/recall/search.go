@@ -265,27 +265,26 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	for _, t := range wholes {
 		qs = append(qs, qterm{term: t, weight: 1, orig: -1, idf: ix.idf(t, n)})
 	}
+	// expand searches s for the question's orig-th word, at weight w,
+	// once.
+	expand := func(s string, orig int, w float64) {
+		if !seen[s] {
+			seen[s] = true
+			qs = append(qs, qterm{term: s, weight: w, orig: orig, syn: true, idf: ix.idf(s, n)})
+		}
+	}
 	for i, t := range origs {
-		syns := synonyms(t)
-		for _, s := range syns[:min(len(syns), maxSynonyms)] {
-			if !seen[s] {
-				seen[s] = true
-				qs = append(qs, qterm{term: s, weight: synonymWeight, orig: i, syn: true, idf: ix.idf(s, n)})
-			}
+		for _, s := range firstSynonyms(t) {
+			expand(s, i, synonymWeight)
 		}
 	}
 	// A phrasal verb is searched as the word it means, and that word's
 	// thesaurus group, for its verb.
 	for _, p := range phrasalsOf(query, tok) {
-		i := slices.Index(origs, p.verb)
-		if i < 0 {
-			continue
-		}
-		syns := synonyms(p.means)
-		for _, s := range append([]string{p.means}, syns[:min(len(syns), maxSynonyms)]...) {
-			if !seen[s] {
-				seen[s] = true
-				qs = append(qs, qterm{term: s, weight: synonymWeight, orig: i, syn: true, idf: ix.idf(s, n)})
+		if i := slices.Index(origs, p.verb); i >= 0 {
+			expand(p.means, i, synonymWeight)
+			for _, s := range firstSynonyms(p.means) {
+				expand(s, i, synonymWeight)
 			}
 		}
 	}
@@ -293,10 +292,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	// background job") stands for its members memory holds (Dialyzer,
 	// Oban): the sessions named the product, the question its kind.
 	for _, k := range ix.kindMembers(query, origs, tok) {
-		if !seen[k.term] {
-			seen[k.term] = true
-			qs = append(qs, qterm{term: k.term, weight: kindWeight, orig: k.orig, syn: true, idf: ix.idf(k.term, n)})
-		}
+		expand(k.term, k.orig, kindWeight)
 	}
 	ix.intent = intentOf(query)
 	ix.exchanges = ix.exchangeIndex() // read once for both passes
@@ -337,6 +333,13 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 		}
 	}
 	return hits
+}
+
+// firstSynonyms gives the words a query word brings in from the
+// thesaurus: the first maxSynonyms of its groups'.
+func firstSynonyms(t string) []string {
+	syns := synonyms(t)
+	return syns[:min(len(syns), maxSynonyms)]
 }
 
 // maxRepeats is how many answers saying the words of one shown already
