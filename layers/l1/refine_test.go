@@ -505,8 +505,10 @@ func TestPathsRelativeToTheSessionsOwnRoot(t *testing.T) {
 }
 
 // TestErrorIsToldByWhatItIntroduces: an error whose first line ends in a
-// colon keeps the lines it introduces, within the error's room; an
-// error's other first lines, and a success, keep their first line only.
+// colon keeps the lines it introduces, within the error's room; an error
+// whose first line says nothing failed keeps the first line that does;
+// an error's other first lines, and a success, keep their first line
+// only.
 func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
 	r := NewRefiner(Options{})
 	for _, c := range []struct {
@@ -517,6 +519,11 @@ func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
 		{"The following paths are ignored by one of your .gitignore files:\npriv/static/assets\nhint: Use -f if you really want to add them.\n", true,
 			"The following paths are ignored by one of your .gitignore files: priv/static/assets hint: Use -f if you really want to add them."},
 		{"FAIL: TestParse\nexpected 1, got 2\n", true, "FAIL: TestParse"},
+		// A failed command's progress gives way to its error.
+		{"Compiling 4 files (.ex)\nGenerated spotter app\n\n     error: undefined function get/2 (expected X to define it)\n     │\n", true,
+			"error: undefined function get/2 (expected X to define it)"},
+		{"Compiling 4 files (.ex)\nGenerated spotter app\n", true, "Compiling 4 files (.ex)"},
+		{"Compiling 4 files (.ex)\nerror: boom\n", false, "Compiling 4 files (.ex)"},
 		{"Listing files:\na.go\nb.go\n", false, "Listing files:"},
 	} {
 		if got := r.short(c.res, c.isErr); got != c.want {

@@ -357,6 +357,18 @@ func (r *Refiner) short(s string, isErr bool) string {
 	}
 	line, rest, _ := strings.Cut(s, "\n")
 	line = strings.TrimSpace(line)
+	if isErr && !failureLine(line) {
+		// A failed command's first line is often its progress
+		// ("Compiling 4 files (.ex)"): the error is the first line that
+		// says what failed ("error: undefined function get/2"), which
+		// questions about the failure quote.
+		for l := range strings.Lines(rest) {
+			if l = strings.TrimSpace(strings.TrimLeft(l, " │|>")); failureLine(l) {
+				line, rest = l, ""
+				break
+			}
+		}
+	}
 	// An error whose first line introduces what follows ("The following
 	// paths are ignored by one of your .gitignore files:") is told by the
 	// lines it introduces, as far as the limit allows.
@@ -370,6 +382,35 @@ func (r *Refiner) short(s string, isErr bool) string {
 		}
 	}
 	return r.cleanCut(line, limit)
+}
+
+// failureLine reports whether a line of output says what failed: it
+// holds a word of failure at a word's start ("error:", "** (KeyError)",
+// "fatal: not a git repository", "FAILED").
+func failureLine(line string) bool {
+	lower := strings.ToLower(line)
+	for _, m := range failureMarks {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], m)
+			if i < 0 {
+				break
+			}
+			if i += at; i == 0 || !isWordByte(lower[i-1]) {
+				return true
+			}
+			at = i + 1
+		}
+	}
+	return strings.HasPrefix(line, "** (")
+}
+
+// failureMarks are the words with which output says what failed.
+var failureMarks = []string{"error", "fail", "fatal", "exception", "panic", "traceback", "cannot", "can't", "could not",
+	"undefined", "not found", "no such", "denied", "refused", "timed out", "rejected", "invalid", "aborted", "killed"}
+
+// isWordByte reports whether b is a letter, a digit or an underscore.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
 }
 
 // maxResultRead bounds how much of a tool result is unquoted: L1 keeps

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -622,7 +623,8 @@ func failureWords(q string) bool {
 
 // failureMarks are the words with which output says something failed.
 var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected",
-	"does not", "doesn't", "unexpected", "unable", "not allowed", "badarg", "badmatch", "mismatch"}
+	"does not", "doesn't", "unexpected", "unable", "not allowed", "badarg", "badmatch", "mismatch",
+	"already exist", "already started", "already in use"}
 
 // Counts. A question may state how many of something a setting or a
 // result holds: "collapse after 25 lines", "cut at 800 characters", "the
@@ -1075,15 +1077,17 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 	return false
 }
 
-// Removals. A question may say a part of the code was taken out: "why
-// did we drop AshComputer from SubagentLive", "when we ripped
+// Removals. A question may say a part of the code, or a tool, was taken
+// out: "why did we drop AshComputer from SubagentLive", "when we ripped
 // AshComputer back out", "why did we delete the handle_event we had
-// written". Memory that saw it holds the name beside a word of removing
+// written", "why'd we take credo --strict out of the pre-commit hook".
+// Memory that saw it holds the name beside a word of removing
 // ("load_session_messages drops agent_id") or in a line an edit took
 // out ("-def handle_event(…"); memory that holds the name only as added
 // or used never saw it go (six never-happened sets, never22 to never27,
 // ask why AshComputer was dropped from SubagentLive; memory holds it
-// added and used there).
+// added and used there; seven ask why credo, dialyzer or highlight.js
+// was dropped, which memory holds run and used).
 
 // removeVerbs are the words of taking out a question says of a name.
 var removeVerbs = append([]string{"dropping", "drops", "rip", "rips", "ripped", "ripping", "backed"}, deleteVerbs...)
@@ -1094,6 +1098,17 @@ var outVerbs = []string{"back", "backing", "pull", "pulled", "pulling", "take", 
 
 // removeMarks are the words with which memory tells of a name taken out.
 var removeMarks = append([]string{"drops", "dropping", "rip", "ripped", "ripping", "revert", "reverted"}, deleteMarks...)
+
+// removeStems gives the terms of removeMarks, as the index holds them.
+func removeStems(tok *tokenizer) []string {
+	var out []string
+	for _, m := range removeMarks {
+		if t := tok.stem(m); !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // withoutDiffStat gives a line of an edit's diff without the count of
 // lines added and taken out that opens the first ("+0 -4 -def
@@ -1106,13 +1121,32 @@ func withoutDiffStat(line string) string {
 	return line
 }
 
+// takenOut gives the lines an edit's diff took out: those it writes
+// after a "-", when its count says it took some out. The lines it kept
+// are written bare, so that a Write's bullet ("- **dialyxir** for type
+// checking") is no line taken out, nor, since a diff's lines are written
+// without their indent, a kept line that opens with "- ".
+func takenOut(diff string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if f := strings.Fields(diff); len(f) < 2 || f[1] == "-0" {
+			return
+		}
+		for line := range strings.Lines(diff) {
+			if l := withoutDiffStat(line); len(l) > 1 && l[0] == '-' && l[1] != ' ' && !yield(l) {
+				return
+			}
+		}
+	}
+}
+
 // removeReach is how many words after its verb a removed name may come
 // ("drop the old AshComputer").
 const removeReach = 3
 
-// removedNames gives the code names other than files a question says
-// were taken out: within removeReach words after a verb of removing.
-func removedNames(fields []string) []codeName {
+// removedNames gives the code names other than files, and the tools and
+// libraries (things.txt: credo, highlight.js), that a question says were
+// taken out: within removeReach words after a verb of removing.
+func removedNames(fields []string, tok *tokenizer) []codeName {
 	var out []codeName
 	for i, f := range fields {
 		verb := strings.ToLower(codeWord(f))
@@ -1122,15 +1156,27 @@ func removedNames(fields []string) []codeName {
 		}
 		for j := i + 1; j < len(fields) && j <= i+removeReach; j++ {
 			w := codeWord(fields[j])
-			if n, ok := codeNameOf(w); ok && !fileName(lastPathPart(w)) {
+			n, ok := removedThing(w, tok)
+			if !ok {
+				n, ok = codeNameOf(w)
+				ok = ok && !fileName(lastPathPart(w))
+			}
+			if ok {
 				// "back SubagentLive out of AshComputer": these verbs
-				// take out only with the out after their name.
-				if !phrasal || j+1 < len(fields) && strings.ToLower(codeWord(fields[j+1])) == "out" {
+				// take out only with the out after their name, or
+				// after its flags ("take credo --strict out").
+				k := j + 1
+				for k < len(fields) && strings.HasPrefix(fields[k], "-") {
+					k++
+				}
+				if !phrasal || k < len(fields) && strings.ToLower(codeWord(fields[k])) == "out" {
 					out = append(out, n)
 				}
 				break
 			}
-			if strings.ContainsAny(fields[j], ".,;:?!") {
+			// Past "from" comes where it was taken from: "the
+			// handle_event removed from SessionLive".
+			if strings.ContainsAny(fields[j], ".,;:?!") || strings.EqualFold(fields[j], "from") {
 				break
 			}
 		}
@@ -1138,22 +1184,44 @@ func removedNames(fields []string) []codeName {
 	return out
 }
 
+// removedThing reads w as a tool or a library a question says was taken
+// out (dialyzer, credo, highlight.js): a listed thing, written in one
+// word, whole in memory's words (credo in credo:disable-for-next-line,
+// not in credos).
+func removedThing(w string, tok *tokenizer) (codeName, bool) {
+	lower := strings.ToLower(w)
+	if len(lower) < 3 || strings.ContainsAny(lower, "/_") || !isThing(stemsOf(termWords(lower, tok))) {
+		return codeName{}, false
+	}
+	return codeName{as: w, forms: []string{lower}, whole: !strings.Contains(lower, ".")}, true
+}
+
 // holdsRemoval reports whether memory holds n taken out, or cannot tell:
-// n held nowhere (judged as a name) or in more than claimScan records.
+// n held nowhere (judged as a name), or more than claimScan records to
+// read. Where n is common (credo, SessionLive), only the records that
+// also hold a word of removing are read.
 func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
 	_, term := ix.phrase(termWords(n.forms[len(n.forms)-1], tok))
-	if term == "" || ix.df(term) > claimScan {
+	if term == "" {
 		return true
 	}
-	named := func(w string) bool {
-		return slices.ContainsFunc(n.forms, func(f string) bool { return strings.Contains(w, f) })
+	docs := ix.docsHolding(term)
+	if ix.df(term) > claimScan {
+		docs = ix.docsHoldingWith(term, removeStems(tok))
 	}
-	for at, d := range ix.docsHolding(term) {
+	named := func(w string) bool {
+		return slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) })
+	}
+	read := 0
+	for at, d := range docs {
+		if read++; read > claimScan {
+			return true
+		}
 		var text string
 		if d.Layer == layerL1 {
 			f, _ := ix.l1Record(at, d)
-			for line := range strings.Lines(strings.ToLower(f.diff)) {
-				if strings.HasPrefix(withoutDiffStat(line), "-") && named(line) {
+			for line := range takenOut(strings.ToLower(f.diff)) {
+				if named(line) {
 					return true // a line an edit took out
 				}
 			}
@@ -1206,7 +1274,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c)
 		}
 	}
-	for _, c := range append(ix.connections(fields, tok), switches(fields)...) {
+	for _, c := range slices.Concat(ix.connections(fields, tok), switches(fields), pushedBranches(fields)) {
 		if !ix.holdsTogether(c, tok) {
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
@@ -1216,7 +1284,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, e.format+" "+e.verb)
 		}
 	}
-	for _, n := range removedNames(fields) {
+	for _, n := range removedNames(fields, tok) {
 		if !slices.Contains(out, n.as) && !ix.holdsRemoval(n, tok) {
 			unknown = append(unknown, n.as+" removed")
 		}
@@ -1260,7 +1328,7 @@ func judgesClaims(query string) bool {
 
 // questionOpeners are the words a question opens with.
 var questionOpeners = []string{
-	"why", "what", "what's", "whats", "where", "where's", "wheres", "when", "how", "how's", "which", "who", "whose",
+	"why", "why'd", "what", "what's", "whats", "what'd", "where", "where's", "wheres", "where'd", "when", "when'd", "how", "how's", "how'd", "which", "who", "whose",
 	"did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "remind", "tell", "explain", "show",
 }
 
@@ -1407,6 +1475,15 @@ func moduleName(w string) bool {
 		return false
 	}
 	return len(camelWords(w)) >= 2 && strings.IndexFunc(w, unicode.IsLower) >= 0
+}
+
+// modulePath reports whether w names a module by its path of capitalised
+// words, each a plain word (Task.Supervisor, Phoenix.Presence).
+func modulePath(w string) bool {
+	parts := strings.Split(w, ".")
+	return len(parts) > 1 && !slices.ContainsFunc(parts, func(p string) bool {
+		return len(p) < 2 || !unicode.IsUpper(rune(p[0])) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) >= 0
+	})
 }
 
 // snakeOf gives a module's file stem: JsonlParser is jsonl_parser, and
@@ -1652,14 +1729,34 @@ var connectVerbs = []string{
 	"attach", "attached", "attaches", "broadcast", "broadcasts", "cache", "cached", "caches",
 	"call", "called", "calling", "calls", "create", "created", "creates", "emit", "emits", "emitted",
 	"enqueue", "enqueued", "enqueues", "feed", "feeds", "hand", "hands",
-	"insert", "inserted", "inserts", "invalidate", "invalidates", "invoke", "invokes", "log", "logged", "logs",
+	"import", "imported", "imports", "insert", "inserted", "inserts", "invalidate", "invalidates", "invoke", "invokes", "log", "logged", "logs",
 	"monitor", "monitors", "notifies", "notify", "pass", "passed", "passes", "ping", "pings",
 	"poll", "polled", "polls", "pull", "pulls", "push", "pushes", "read", "reads",
 	"register", "registered", "registers", "report", "reported", "reports", "revoke", "revokes",
-	"send", "sends", "spawn", "spawned", "spawns", "start", "started", "starts", "store", "stored", "stores",
+	"send", "sends", "source", "sourced", "sources", "spawn", "spawned", "spawns", "start", "started", "starts", "store", "stored", "stores",
 	"onto", "subscribe", "subscribed", "subscribes", "through", "trigger", "triggered", "triggers",
 	"update", "updated", "updates", "use", "used", "uses", "using", "wire", "wired", "wrap", "wrapped", "wraps", "write", "writes",
 }
+
+// failVerbs say that a part of the code failed; they link it to the
+// error it failed with ("ReviewTokenStore crashed on restart with an
+// ArgumentError"), which memory that saw the failure holds beside it, in
+// the failing output or its account (four never-happened sets asked how
+// a registry's crash with an ArgumentError was fixed; memory holds the
+// error only from a selector test of SessionLive).
+var failVerbs = []string{"blew", "crash", "crashed", "crashes", "crashing", "fail", "failed", "failing", "fails",
+	"raise", "raised", "raises", "raising", "threw", "throw", "throwing", "throws"}
+
+// errorName reports whether a name is an exception's (ArgumentError,
+// Ecto.NoResultsError, RuntimeException).
+func errorName(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	return len(last) > len("Error") && (strings.HasSuffix(last, "Error") || strings.HasSuffix(last, "Exception"))
+}
+
+// subjectWords stand for the subject of a verb's -s form after them ("it
+// calls", "which writes", "also sends").
+var subjectWords = []string{"also", "always", "it", "just", "never", "now", "only", "still", "that", "then", "which", "who"}
 
 // notWords say that the name after them is not the one worked with:
 // "the ProjectReviewLive test uses plain ExUnit.Case instead of a
@@ -1675,12 +1772,14 @@ const connectReach = 12
 func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 	var names []codeName
 	var at []int
-	var verbs, nots []int
+	var verbs, nots, fails []int
+	nameEnd := -1 // where the last name ends
 	for i := 0; i < len(fields); i++ {
 		w := codeWord(fields[i])
 		if n, ok := codeNameOf(w); ok {
 			names = append(names, n)
 			at = append(at, i)
+			nameEnd = i
 			continue
 		}
 		// Words that tell a name are it, a verb among them or not
@@ -1689,11 +1788,18 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 			names = append(names, n)
 			at = append(at, i)
 			i += k - 1
+			nameEnd = i
 			continue
 		}
-		switch {
-		case slices.Contains(connectVerbs, strings.ToLower(w)):
+		switch lower := strings.ToLower(w); {
+		case slices.Contains(connectVerbs, lower) && (!strings.HasSuffix(lower, "s") || i-1 == nameEnd ||
+			i > 0 && slices.Contains(subjectWords, strings.ToLower(fields[i-1]))):
+			// A verb's -s form says what its subject does only after
+			// the subject: after another word it is a noun's plural
+			// ("the HooksController actions for tool calls").
 			verbs = append(verbs, i)
+		case slices.Contains(failVerbs, lower):
+			fails = append(fails, i)
 		case slices.Contains(notWords, strings.ToLower(w)):
 			nots = append(nots, i)
 		}
@@ -1705,7 +1811,8 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 				continue
 			}
 			between := func(v int) bool { return v > at[i] && v < at[j] }
-			if slices.ContainsFunc(verbs, between) && !slices.ContainsFunc(nots, between) {
+			linked := slices.ContainsFunc(verbs, between) || slices.ContainsFunc(fails, between) && errorName(names[j].as)
+			if linked && !slices.ContainsFunc(nots, between) {
 				out = append(out, connection{names[i], names[j]})
 			}
 		}
@@ -1850,7 +1957,15 @@ func (ix *Index) toldName(fields []string, tok *tokenizer) (codeName, int) {
 	for n := len(words); n >= 2; n-- {
 		join := strings.Join(words[:n], "")
 		page := n < len(fields) && slices.Contains(pageWords, strings.ToLower(strings.TrimRight(fields[n], ",.;:?!")))
-		if name := ix.nameBegun(join); name == join || page && name != "" {
+		name := ix.nameBegun(join)
+		if one, ok := strings.CutSuffix(join, "s"); ok && name != join {
+			// The name of one told of many: "the transcript tail
+			// workers" are TranscriptTailWorker's.
+			if n := ix.nameBegun(one); n == one {
+				join, name = one, n
+			}
+		}
+		if name == join || page && name != "" {
 			// Its files are named in snake_case: project_review_live.ex
 			// holds project_review.
 			return codeName{as: strings.Join(words[:n], " "), forms: []string{name, strings.Join(words[:n], "_")}}, n
@@ -1905,6 +2020,16 @@ func codeNameOf(w string) (codeName, bool) {
 	for k := len(parts) - 1; k >= 0; k-- {
 		if moduleName(parts[k]) {
 			return codeName{as: w, forms: []string{strings.ToLower(parts[k]), snakeOf(parts[k])}}, true
+		}
+	}
+	if modulePath(w) {
+		return codeName{as: w, forms: []string{strings.ToLower(w)}}, true
+	}
+	if i := strings.IndexByte(w, ':'); i > 0 && strings.ContainsRune(w[:i], '_') {
+		// A topic and its parameter (session_transcripts:<session_id>)
+		// name the topic.
+		if n, ok := codeNameOf(w[:i]); ok {
+			return codeName{as: w[:i], forms: n.forms}, true
 		}
 	}
 	if strings.ContainsRune(w, '_') && !strings.ContainsAny(w, "./:") && strings.ToLower(w) == w && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
@@ -2024,6 +2149,57 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 		}
 	}
 	return out, true
+}
+
+// Pushes. A question may say a branch was pushed: "what did git print
+// when we pushed the spotter-4te branch". Memory that saw the push holds
+// the branch in the record of the command or of its output ("git push
+// --set-upstream origin spotter-a0y", "The current branch spotter-a0y has
+// no upstream branch"); memory that holds the branch only in the
+// session's work never saw it pushed (five sets asked what pull-request
+// link the push of spotter-4te printed, a branch never pushed).
+
+// pushVerbs say that something was pushed to a remote.
+var pushVerbs = []string{"push", "pushed", "pushes", "pushing"}
+
+// pushReach is how many words after its verb a pushed branch may come
+// ("pushed the spotter-4te tracing branch").
+const pushReach = 3
+
+// pushedBranches gives the branches a question's fields say were
+// pushed, each with the push as a connection: a name of a branch
+// (letters joined by a hyphen or a slash: spotter-4te, feature/otel, not
+// a file or a flag) within pushReach words after a verb of pushing.
+func pushedBranches(fields []string) []connection {
+	push := codeName{as: "git push", forms: []string{"push"}, whole: true}
+	var out []connection
+	for i, f := range fields {
+		if !slices.Contains(pushVerbs, strings.ToLower(codeWord(f))) {
+			continue
+		}
+		for j := i + 1; j < len(fields) && j <= i+pushReach; j++ {
+			if w := codeWord(fields[j]); branchName(w) {
+				out = append(out, connection{push, codeName{as: w, forms: []string{strings.ToLower(w)}}})
+				break
+			}
+			if strings.ContainsAny(fields[j], ".,;:?!") {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// branchName reports whether w is written as a branch's name: words of
+// letters and digits joined by hyphens or slashes, at least one digit or
+// joiner in it, no file's extension.
+func branchName(w string) bool {
+	if len(w) < 4 || !strings.ContainsAny(w, "-/") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") || fileName(lastPathPart(w)) {
+		return false
+	}
+	return strings.IndexFunc(w, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '/'
+	}) < 0
 }
 
 // Commands. A question may say a command was run: "when we ran mix xref

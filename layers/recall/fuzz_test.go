@@ -18,6 +18,7 @@ func FuzzQuestion(f *testing.F) {
 		"Lookup.purge_stale/1 and ./ .. / :: # ## _ - __init__",
 		"ChromeDriver/Wallaby, green/red, MessagePack-encoded, X-A-B",
 		"@tag :skip `@moduletag :integration`",
+		"given do...end blocks, X.. and A..b, Enum.empty?/1, a:b_c:<d>",
 		"\xff\xfe`\x00/",
 		"",
 	} {

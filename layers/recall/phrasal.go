@@ -25,7 +25,9 @@ var phrasalVerbs = []phrasalVerb{
 	{"fall", "back", "fallback"},
 	{"fall", "over", "crash"},
 	{"fill", "in", "popul"},
+	{"figur", "out", "infer"},
 	{"fire", "off", "trigger"},
+	{"hand", "out", "mint"},
 	{"hook", "up", "connect"},
 	{"kick", "in", "trigger"},
 	{"kick", "off", "start"},
@@ -49,6 +51,7 @@ var phrasalVerbs = []phrasalVerb{
 	{"time", "out", "timeout"},
 	{"trim", "down", "truncat"},
 	{"wire", "up", "connect"},
+	{"work", "out", "infer"},
 	{"wrap", "up", "finish"},
 }
 

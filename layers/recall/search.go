@@ -1504,12 +1504,31 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 	if words == 0 || slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
 		return true // known, or made of stop words only: "and/or" names nothing
 	}
-	if fileName(text) {
+	if name := lastPathPart(text); fileName(name) {
 		// A file is named as written: known whole, or by its words and
 		// extension side by side in a longer path (spotter.css in
 		// priv/static/assets/spotter.css), not by its words apart
 		// (never18's split into transcript.css, where memory holds
-		// transcripts and CSS).
+		// transcripts and CSS). So is the file a path ends in, which
+		// its folders do not make known (never31 asked for the commit
+		// that moved a hook into assets/js/hooks/transcript_selection.js,
+		// where memory holds assets/js and TranscriptSelection).
+		return ix.heldSideBySide(name, tok)
+	}
+	if call, ok := memberCall(text); ok && (code || call != text) {
+		// A module's function (Sandbox.allow/3, Enum.empty?) is known
+		// by the two side by side, as a call or its account writes
+		// them: the function's word alone is a plain word (never30
+		// asked where we called Sandbox.allow/3, fresh37 why a guard
+		// went to Enum.empty?/1; memory holds neither).
+		return ix.heldSideBySide(call, tok)
+	}
+	if modulePath(text) {
+		// A module's path is known by its words side by side, as
+		// memory writes it whole or in a longer one
+		// (Spotter.Transcripts.Session): its last word alone is a
+		// plain word (never31's Task.Supervisor, which memory never
+		// names, is not known for "supervisor").
 		return ix.heldSideBySide(text, tok)
 	}
 	if len(parts) < 2 && strings.Contains(text, "_") && oneName(text) && slices.ContainsFunc(strings.Split(text, "_"), func(p string) bool { return isStop(strings.ToLower(p)) }) {
@@ -1666,6 +1685,28 @@ func lastSegment(text string) string {
 		return segs[i]
 	}
 	return ""
+}
+
+// memberCall reads text as a module's function, written as code calls it:
+// a capitalised module (of a path or not), then a function's lower-case
+// name, its arity or its ? or ! after it or not (Ecto.Adapters.SQL.Sandbox.allow/3,
+// Enum.empty?/1, Repo.insert!); it gives the module and the function.
+// Only a function written exactly (with its arity or its mark, or as
+// code) is judged so: "Application.start" tells of a callback loosely.
+func memberCall(text string) (string, bool) {
+	call, _, _ := strings.Cut(text, "/")
+	call = strings.TrimRight(call, "?!")
+	i := strings.LastIndexByte(call, '.')
+	if i <= 0 || i == len(call)-1 {
+		return "", false
+	}
+	mod, fun := call[:i], call[i+1:]
+	last := mod[strings.LastIndexByte(mod, '.')+1:]
+	if last == "" || !unicode.IsUpper(rune(last[0])) || !unicode.IsLower(rune(fun[0])) ||
+		strings.IndexFunc(fun, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) >= 0 {
+		return "", false
+	}
+	return call, true
 }
 
 // oneName reports whether an identifier is one name rather than a path to

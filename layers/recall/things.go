@@ -391,6 +391,46 @@ func (ix *Index) docsHolding(term string) iter.Seq2[docRef, doc] {
 	}
 }
 
+// docsHoldingWith gives the documents that hold term and one of others,
+// finding each of term's documents in the others' postings (which are in
+// the order of their documents) rather than reading it.
+func (ix *Index) docsHoldingWith(term string, others []string) iter.Seq2[docRef, doc] {
+	return func(yield func(docRef, doc) bool) {
+		for si, s := range ix.segs {
+			first, cnt, ok := s.term(term)
+			if !ok {
+				continue
+			}
+			type run struct{ at, end int }
+			var runs []run
+			for _, o := range others {
+				if f, c, ok := s.term(o); ok {
+					runs = append(runs, run{f, f + c})
+				}
+			}
+			for p := first; p < first+cnt && len(runs) > 0; p++ {
+				d, _ := s.posting(p)
+				if int(d) >= s.nDocs || ix.hidden[si].has(d) {
+					continue
+				}
+				held := false
+				for k := range runs {
+					r := &runs[k]
+					r.at = gallop(r.end, r.at, func(i int) bool { pd, _ := s.posting(i); return pd >= d })
+					if r.at < r.end {
+						if pd, _ := s.posting(r.at); pd == d {
+							held = true
+						}
+					}
+				}
+				if held && !yield(docRef{si, d}, s.doc(int(d))) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // verbObjects open what a verb takes after it.
 var verbObjects = []string{"for", "to", "with", "into", "between", "across", "the", "a", "an", "their", "its", "our", "them", "it"}
 

@@ -268,9 +268,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did we swap the session lookups out for ReportTokens?", []string{"ReportTokens"}},
 		{"Where are the ReportTokens kept?", nil},
 		{"Why did we keep the lookups in a SessionLookup table instead of ETS?", []string{"SessionLookup"}},
-		{"Why did we drop ETS in favor of a session_lookups registry?", []string{"session_lookups"}},
+		// (Memory never tells of ETS dropped either: it holds session
+		// lookups cached in ETS.)
+		{"Why did we drop ETS in favor of a session_lookups registry?", []string{"session_lookups", "ETS removed"}},
 		{"Where is the session_lookups registry?", nil},
-		{"Why did we drop ETS in favor of the session lookups?", nil},
+		{"Why did we drop ETS in favor of the session lookups?", []string{"ETS removed"}},
 		{"Why did we keep ReportWorker instead of the dashboard?", nil},
 		{"Why did we switch the checker to SessionLookups?", []string{"SessionLookups"}},
 		{"Where do SessionLookups come from?", nil},
@@ -501,6 +503,84 @@ func TestSwitches(t *testing.T) {
 	})
 }
 
+// TestRemovalsOfToolsAndPushes: a tool or a library said to be taken out
+// is held where memory holds it beside a word of removing, however many
+// records name it, and a Write's bullet is no line taken out; a branch
+// said to be pushed is held where a record of the push names it.
+func TestRemovalsOfToolsAndPushes(t *testing.T) {
+	m := newMemory(t)
+	recs := filler(3)
+	for i := range 140 {
+		recs = append(recs, say(fmt.Sprintf("credo flagged line %d of ReportLive on feature-b2.", i)))
+	}
+	recs = append(recs,
+		say("We removed sobelow from the checks, since it flagged nothing."),
+		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Write", "file": "README.md", "diff": "+2 -0 ## Checks\n- **dialyzer** for type checking"},
+		edit("lib/report_live.ex", "+0 -2 -def handle_lookup(x), do: x"),
+		bash("git push --set-upstream origin feature-a1 2>&1", 0, "branch 'feature-a1' set up to track 'origin/feature-a1'."),
+		say("The lookup table already exists when the test restarts it, so each test names its own."))
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we drop credo from the checks?", []string{"credo removed"}},
+		{"why'd we take credo --strict out of the checks", []string{"credo removed"}},
+		{"Why did we drop sobelow from the checks?", nil},
+		{"When did we drop dialyzer from the checks?", []string{"dialyzer removed"}},
+		{"Why was the handle_lookup removed from ReportLive?", nil},
+		{"What did git print when we pushed the feature-a1 branch?", nil},
+		{"What did git print when we pushed the feature-b2 branch?", []string{"git push with feature-b2"}},
+		{"How did we fix the 'table already exists' crash in the lookups?", nil},
+		{"How did we fix the 'index already exists' crash in the lookups?", []string{"index already exists"}},
+	})
+}
+
+// TestPathsAndModulePaths: a path is known by the file it ends in, not
+// its folders; a module's path of plain words, or a module's function,
+// by its words side by side; a script said to source another, or a
+// module to subscribe to a topic, is held where memory holds them
+// together.
+func TestPathsAndModulePaths(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		edit("assets/js/app.js", "+3 -0 Hooks.ReportSelection = {"),
+		say("Spotter.Report.Session keeps one row per lookup."),
+		say("The supervisor restarts the lookup task when it dies."),
+		edit("scripts/report_start.sh", "+2 -0 source \"$(dirname \"$0\")/lib/trace_ctx.sh\""),
+		edit("scripts/report_end.sh", "+1 -0 curl -s -X POST \"$URL\""),
+		say("lib/trace_ctx.sh builds the traceparent header."),
+		say("The report test calls Sandbox.checkout before each case."),
+		say("ReportLive subscribes to report_topic:<id> on mount."),
+		say("DigestQueue keeps the digests."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Which commit moved the ReportSelection hook into assets/js/hooks/report_selection.js?", []string{"assets/js/hooks/report_selection.js"}},
+		{"What does the ReportSelection hook in assets/js/app.js do?", nil},
+		{"Why did we replace the lookup task with a plain Task.Supervisor?", []string{"Task.Supervisor"}},
+		{"What does Report.Session keep?", nil},
+		{"Why does scripts/report_start.sh source lib/trace_ctx.sh?", nil},
+		{"Why does scripts/report_end.sh source lib/trace_ctx.sh?", []string{"scripts/report_end.sh with lib/trace_ctx.sh"}},
+		// A module's function is known by the two side by side, not by
+		// its plain word.
+		{"Where did the report test call Sandbox.allow/3?", []string{"Sandbox.allow/3"}},
+		{"Where did the report test call Sandbox.checkout/1?", nil},
+		// A topic is named with its parameter.
+		{"How does ReportLive subscribe to report_topic:<id>?", nil},
+		{"How does DigestQueue subscribe to report_topic:<id>?", []string{"DigestQueue with report_topic"}},
+	})
+}
+
+// TestFailureWithAnError: a part of the code said to fail with an error
+// is held where memory holds the two together.
+func TestFailureWithAnError(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash("mix test test/report_live_test.exs", 1, "** (ArgumentError) expected selector \".badge\" to return a single element"),
+		say("ReportWorker keeps its lookups in ETS."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did ReportWorker crash with an ArgumentError on restart?", []string{"ReportWorker with ArgumentError"}},
+		{"Why did the ReportLive test fail with an ArgumentError?", nil},
+		{"Why did ReportWorker fail the ReportLive test?", nil},
+	})
+}
+
 // TestConnectionsToldInWords: a module told in its words is judged as
 // its name: words whose join is the name, or, said of a page, begins it.
 func TestConnectionsToldInWords(t *testing.T) {
@@ -515,6 +595,13 @@ func TestConnectionsToldInWords(t *testing.T) {
 		{"How does the report worker call LookupCache.fetch?", nil},
 		{"How does the user settings page subscribe to digest_topic?", nil},
 		{"How does the user settings page call DigestQueue?", []string{"user settings with DigestQueue"}},
+		// A verb's -s form is one after its subject, a noun after
+		// another word.
+		{"How did ReportWorker change the tool calls for DigestQueue?", nil},
+		{"Since when does ReportWorker say it calls DigestQueue?", []string{"ReportWorker with DigestQueue"}},
+		// The name of one told of many.
+		{"How do the report workers call DigestQueue?", []string{"report workers with DigestQueue"}},
+		{"How do the report workers call LookupCache.fetch?", nil},
 		// Words that only begin a name are it only said of a page.
 		{"Which hook event calls DigestQueue?", nil},
 	})
