@@ -1279,6 +1279,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
 	}
+	for _, n := range toolsRun(fields, tok) {
+		if !ix.holdsRun(n, tok) {
+			unknown = append(unknown, n.as+" run")
+		}
+	}
 	for _, e := range exports(fields) {
 		if !ix.holdsExport(e, tok) {
 			unknown = append(unknown, e.format+" "+e.verb)
@@ -1733,7 +1738,7 @@ var connectVerbs = []string{
 	"monitor", "monitors", "notifies", "notify", "pass", "passed", "passes", "ping", "pings",
 	"poll", "polled", "polls", "pull", "pulls", "push", "pushes", "read", "reads",
 	"register", "registered", "registers", "report", "reported", "reports", "revoke", "revokes",
-	"send", "sends", "source", "sourced", "sources", "spawn", "spawned", "spawns", "start", "started", "starts", "store", "stored", "stores",
+	"send", "sends", "show", "shows", "source", "sourced", "sources", "spawn", "spawned", "spawns", "start", "started", "starts", "store", "stored", "stores",
 	"onto", "subscribe", "subscribed", "subscribes", "through", "trigger", "triggered", "triggers",
 	"update", "updated", "updates", "use", "used", "uses", "using", "wire", "wired", "wrap", "wrapped", "wraps", "write", "writes",
 }
@@ -2149,6 +2154,91 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 		}
 	}
 	return out, true
+}
+
+// Tools run. A question may say a tool was run, or what it found: "what
+// did the Sobelow security scan flag in the hook controllers", "did we
+// ever run sobelow". Memory that saw it run holds the tool in a command
+// or in a command's output (mix sobelow, the pre-commit hook's
+// "[CREDO]"); memory that names it only in prose or a web search never
+// saw it run (two sets asked what Sobelow flagged; the sessions only
+// looked it up).
+
+// toolFindings say what a tool's run found, after the tool ("credo
+// complained", "the Sobelow security scan flagged"); toolRunVerbs that
+// someone ran it, before the tool and after its runner ("did we ever run
+// sobelow"; not "the build script runs pre-commit", which prose tells,
+// nor "when tmux is not running").
+var (
+	toolFindings = []string{"complain", "complained", "complains", "flag", "flagged", "flags", "scan", "scanned", "scans",
+		"warn", "warned", "warns"}
+	toolRunVerbs = []string{"ran", "run", "running"}
+	toolRunners  = []string{"i", "we", "you"}
+)
+
+// toolRunReach is how many words after a tool the word of its findings
+// may come ("the Sobelow security scan").
+const toolRunReach = 3
+
+// toolsRun gives the tools (listed things of one word) a question's
+// fields say were run.
+func toolsRun(fields []string, tok *tokenizer) []codeName {
+	var out []codeName
+	low := make([]string, len(fields))
+	for i, f := range fields {
+		low[i] = strings.ToLower(codeWord(f))
+	}
+	for i, f := range fields {
+		n, ok := removedThing(codeWord(f), tok)
+		if !ok || slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
+			continue
+		}
+		run := i > 0 && slices.Contains(toolRunVerbs, low[i-1]) &&
+			slices.ContainsFunc(low[max(0, i-4):i-1], func(w string) bool { return slices.Contains(toolRunners, w) })
+		// Its findings follow it, past lower-case words only (not
+		// "GitHub Actions workflow runs").
+		for j := i + 1; !run && j < len(fields) && j <= i+toolRunReach; j++ {
+			if slices.Contains(toolFindings, low[j]) {
+				run = true
+			}
+			if strings.ContainsAny(fields[j-1], ".,;:?!") || low[j] != codeWord(fields[j]) {
+				break
+			}
+		}
+		if run {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// holdsRun reports whether memory holds the tool n run: named in a
+// command or its output. A tool memory never names is judged as a name;
+// one in more than claimScan commands is taken as run.
+func (ix *Index) holdsRun(n codeName, tok *tokenizer) bool {
+	_, term := ix.phrase(termWords(n.forms[0], tok))
+	if term == "" {
+		return true
+	}
+	read := 0
+	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {
+		if read++; read > claimScan {
+			return true
+		}
+		if d.Layer != layerL1 {
+			continue
+		}
+		f, _ := ix.l1Record(at, d)
+		if f.tool != "Bash" {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(f.cmd + " " + f.res)) {
+			if holdsForm(w, n.forms[0], n.whole) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Pushes. A question may say a branch was pushed: "what did git print

@@ -1367,6 +1367,9 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			// A plain word of code is written as it is: `severity` is
 			// not seen through a word of its thesaurus group (priority).
 			known = ix.knownName(w.text, w.code && !named(w.text, false) || changed[i], tok)
+			if known && w.sigil != 0 {
+				known = ix.heldWithSigil(w.sigil, w.text, tok)
+			}
 		}
 		if !known && !slices.ContainsFunc(out, func(o string) bool { return o == w.text || inRun(o, w.text) }) {
 			out = append(out, w.text)
@@ -1595,7 +1598,13 @@ func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenize
 		// (ChromeDriver/Wallaby; green/red names nothing). A hyphened
 		// compound says what its last word is like: only a listed
 		// thing among its words names something (MessagePack-encoded;
-		// Haiku-based is a plain word).
+		// Haiku-based is a plain word). Alternatives that are together
+		// a listed thing name it ("a light/dark switch" is one between
+		// light and dark, which memory that never built one never
+		// holds side by side).
+		if alts := termWords(strings.ReplaceAll(text, "/", " "), tok); len(alts) > 1 && isThing(stemsOf(alts)) {
+			return ix.seen(alts, tok)
+		}
 		return !slices.ContainsFunc(strings.Split(text, "/"), func(alt string) bool {
 			if !strings.Contains(alt, "-") {
 				return named(alt, false) && !ix.knownName(alt, false, tok)
@@ -1786,6 +1795,9 @@ func fileName(text string) bool {
 type questionWord struct {
 	text             string
 	name, ends, code bool
+	// sigil is the mark an atom or an attribute is written with (':',
+	// '@'), or 0.
+	sigil byte
 }
 
 func questionWords(fields []string) []questionWord {
@@ -1800,15 +1812,54 @@ func questionWords(fields []string) []questionWord {
 		}
 		last := w[len(w)-1:]
 		lower := strings.ToLower(word)
+		var sigil byte
+		if sigilled(w) {
+			sigil = strings.TrimLeft(w, "([{\"'“‘`")[0]
+		}
 		out = append(out, questionWord{
-			text: word,
-			name: word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && !isNumber(word) && !isQuantity(word) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
-			ends: strings.ContainsAny(last, ".,;:?!()\""),
-			code: code,
+			text:  word,
+			name:  word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && !isNumber(word) && !isQuantity(word) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
+			ends:  strings.ContainsAny(last, ".,;:?!()\""),
+			code:  code,
+			sigil: sigil,
 		})
 		start = strings.ContainsAny(last, ".?!:")
 	}
 	return out
+}
+
+// heldWithSigil reports whether memory holds a word as the atom or the
+// attribute a question writes (:simple, @ttl_seconds), not only as the
+// word: with its sigil, or, an atom, as a keyword's key (simple:).
+// never32 asked why dev's span processor was set to :simple, which memory
+// holds as a plain word only (the processor was :batch). Past claimScan
+// records to read it is taken as held.
+func (ix *Index) heldWithSigil(sigil byte, word string, tok *tokenizer) bool {
+	_, term := ix.phrase(termWords(word, tok))
+	if term == "" || ix.df(term) > claimScan {
+		return true
+	}
+	lower := strings.ToLower(word)
+	for at, d := range ix.docsHolding(term) {
+		text := strings.ToLower(ix.docText(at, d))
+		for i := 0; ; {
+			j := strings.Index(text[i:], lower)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := j + len(lower)
+			whole := end == len(text) || !isWordRune(rune(text[end]))
+			if whole && j > 0 && text[j-1] == sigil && (j == 1 || !isWordRune(rune(text[j-2]))) {
+				return true // :simple, @ttl_seconds
+			}
+			if whole && sigil == ':' && end < len(text) && text[end] == ':' && (j == 0 || !isWordRune(rune(text[j-1]))) {
+				return true // simple: as a keyword's key
+			}
+			i = j + 1
+		}
+	}
+	return false
 }
 
 // sigilled reports whether a field is a name written as code by its

@@ -257,8 +257,12 @@ func TestUnknownThings(t *testing.T) {
 		// Code quoted in several words is known as written, side by side.
 		{"Why is it `@max_lookups 20`?", []string{"@max_lookups 20"}},
 		{"Why is it `@max_lookups 10`?", nil},
-		{"Why is the key `[:session, :checker]` now?", []string{":session, :checker"}},
+		{"Why is the key `[:lookup, :session]` now?", []string{":lookup, :session"}},
 		{"Why is the key `[:session, :lookup]`?", nil},
+		// An atom or an attribute is known as written, not as the word
+		// alone (memory holds checker, never :checker).
+		{"Why is the key `[:session, :checker]` now?", []string{"checker"}},
+		{"Why did we set the store to :checker?", []string{"checker"}},
 		// A rename's new name is known only as written.
 		{"Where does DashboardLive render the checker report?", nil},
 		{"Why did we rename the checker report's view to DashboardLive?", []string{"DashboardLive"}},
@@ -564,6 +568,33 @@ func TestPathsAndModulePaths(t *testing.T) {
 		// A topic is named with its parameter.
 		{"How does ReportLive subscribe to report_topic:<id>?", nil},
 		{"How does DigestQueue subscribe to report_topic:<id>?", []string{"DigestQueue with report_topic"}},
+	})
+}
+
+// TestToolRunsAndThemeSwitches: a tool said to run, or to flag
+// something, is held where a command or its output names it, not where
+// prose or a web search does; alternatives that together are a listed
+// thing ("light/dark", "between light and dark") name it; a page said to
+// show a module's data is linked to it.
+func TestToolRunsAndThemeSwitches(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "WebSearch", "arg": "sobelow install phoenix", "res": "Web search results"},
+		say("Sobelow is a security scanner we could add later."),
+		bash("git commit -m 'report'", 1, "Pre-commit validation failed: [CREDO] 2 issues"),
+		say("The report page uses a light theme with dark code blocks."),
+		say("ReportListLive renders the lookups."),
+		say("DigestQueue keeps the digests."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"What did the Sobelow security scan flag in the report?", []string{"Sobelow run"}},
+		{"Did we ever run sobelow on the report?", []string{"sobelow run"}},
+		{"Why did we look up sobelow?", nil},
+		{"What did credo complain about in the report commit?", nil},
+		{"When did we add a light/dark switch to the report page?", []string{"light/dark"}},
+		{"Did we ever let users flip the report page between light and dark colours?", []string{"light dark"}},
+		{"Which colours do the light theme and the dark code blocks use?", nil},
+		{"How does the report list page show the digests from DigestQueue?", []string{"report list with DigestQueue"}},
+		{"How does the report list page show the lookups?", nil},
 	})
 }
 
