@@ -530,6 +530,11 @@ func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
 			t.Errorf("short(%q, %v) = %q, want %q", c.res, c.isErr, got, c.want)
 		}
 	}
+	// The error line taken from deep in the output is cleaned of
+	// secrets as a first line is.
+	if got := r.short("Compiling 2 files\nerror: push refused for ghp_abcdefghijklmnopqrstuvwxyz0123456789\n", true); strings.Contains(got, "ghp_abcdefghij") || !strings.Contains(got, "[REDACTED:") {
+		t.Errorf("a secret in an error line: %q", got)
+	}
 	if got := r.short("error:\n\n"+strings.Repeat("x", 300), true); !strings.HasPrefix(got, "error: xxx") || len(got) > maxRes+len("…") {
 		t.Errorf("a long error: %d bytes %q; want the introduced line, cut at %d", len(got), got, maxRes)
 	}

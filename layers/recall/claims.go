@@ -1279,6 +1279,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
 	}
+	for _, c := range flagsForWork(fields) {
+		if !ix.holdsFlagged(c, tok) {
+			unknown = append(unknown, c.work+" with "+c.flag)
+		}
+	}
 	for _, n := range toolsRun(fields, tok) {
 		if !ix.holdsRun(n, tok) {
 			unknown = append(unknown, n.as+" run")
@@ -2268,7 +2273,7 @@ func pushedBranches(fields []string) []connection {
 			continue
 		}
 		for j := i + 1; j < len(fields) && j <= i+pushReach; j++ {
-			if w := codeWord(fields[j]); branchName(w) {
+			if w := codeWord(fields[j]); workName(strings.ToLower(w)) {
 				out = append(out, connection{push, codeName{as: w, forms: []string{strings.ToLower(w)}}})
 				break
 			}
@@ -2290,6 +2295,103 @@ func branchName(w string) bool {
 	return strings.IndexFunc(w, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '/'
 	}) < 0
+}
+
+// Flags. A question may say a command ran with a flag for a piece of
+// work it names: "why did we end up committing spotter-dov with
+// --no-verify". Memory that saw it holds a command naming both (the
+// commit's message names its bead); memory whose commands of that work
+// never carry the flag never saw it (five sets asked why the spotter-dov
+// commit bypassed the pre-commit hook; the user chose to fix the issues,
+// and the only --no-verify commit was another epic's).
+
+// flaggedWork is a flag a question says a command ran with and the work
+// (a branch or a bead: spotter-dov, spotter-a0y.3) it ran for.
+type flaggedWork struct{ flag, work string }
+
+// flagsForWork gives the flags a question's fields name with the first
+// branch or bead they name.
+func flagsForWork(fields []string) []flaggedWork {
+	var flags []string
+	work := ""
+	for _, f := range fields {
+		w := strings.ToLower(codeWord(f))
+		switch {
+		case len(w) > 3 && strings.HasPrefix(w, "--") && isWordRune(rune(w[2])) && !slices.Contains(flags, w):
+			flags = append(flags, w)
+		case work == "" && workName(w):
+			work = w
+		}
+	}
+	if work == "" {
+		return nil
+	}
+	var out []flaggedWork
+	for _, f := range flags {
+		out = append(out, flaggedWork{f, work})
+	}
+	return out
+}
+
+// workName reports whether w names a branch or a bead: a branch's name
+// whose last part is an id, short or with a digit (spotter-dov,
+// spotter-a0y.3, fix-1234), or a path of a branch (feature/otel); not a
+// hyphenated word (pre-commit, non-fast-forward).
+func workName(w string) bool {
+	base, _, _ := strings.Cut(w, ".")
+	if !branchName(base) {
+		return false
+	}
+	if strings.ContainsRune(base, '/') {
+		return true
+	}
+	last := base[strings.LastIndexByte(base, '-')+1:]
+	return len(last) >= 2 && (len(last) <= 4 || strings.IndexFunc(last, unicode.IsDigit) >= 0)
+}
+
+// holdsFlagged reports whether memory holds a command run with the flag
+// for the work: a shell command carrying the flag in a session that names
+// the work (a commit's message, which names its bead, may be cut from
+// the command L1 keeps). Work memory never names is judged as a name;
+// work named in more than claimScan records is taken as held.
+func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
+	if ix.df(c.work) == 0 || ix.df(c.work) > claimScan {
+		return true
+	}
+	sessions := map[string]bool{}
+	for at, d := range ix.docsHolding(c.work) {
+		if d.Layer == layerL1 {
+			sessions[ix.sourceName(at)] = true
+		}
+	}
+	_, term := ix.phrase(termWords(c.flag, tok))
+	if term == "" {
+		return true // a flag memory never names is judged as a name
+	}
+	read := 0
+	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {
+		if read++; read > claimScan {
+			return true
+		}
+		if d.Layer != layerL1 || !sessions[ix.sourceName(at)] {
+			continue
+		}
+		if f, _ := ix.l1Record(at, d); f.tool == "Bash" && holdsFlag(strings.ToLower(f.cmd), c.flag) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsFlag reports whether a command holds the flag whole (--no-verify,
+// not --no-verify-ssl).
+func holdsFlag(cmd, flag string) bool {
+	for _, w := range strings.Fields(cmd) {
+		if w, _, _ = strings.Cut(w, "="); w == flag {
+			return true
+		}
+	}
+	return false
 }
 
 // Commands. A question may say a command was run: "when we ran mix xref

@@ -53,10 +53,15 @@ func (ix *Index) readLine(name string, off uint64) []byte {
 
 // l1Record gives the fields of the L1 record of a document.
 func (ix *Index) l1Record(at docRef, d doc) (l1Fields, string) {
-	s := ix.segs[at.seg]
-	name := s.source(s.sourceOf(int(at.doc))).Name
+	name := ix.sourceName(at)
 	f, _ := scanL1(ix.readLine(name, d.Off))
 	return f, name
+}
+
+// sourceName gives the name of the file a document was read from.
+func (ix *Index) sourceName(at docRef) string {
+	s := ix.segs[at.seg]
+	return s.source(s.sourceOf(int(at.doc))).Name
 }
 
 // docText is the searchable text of a document.

@@ -571,6 +571,24 @@ func TestPathsAndModulePaths(t *testing.T) {
 	})
 }
 
+// TestFlagsForWork: a command said to run with a flag for a branch or a
+// bead is held where a session naming the work ran a command with the
+// flag, not where the flag is only told of.
+func TestFlagsForWork(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Working on report-ab1: the lookups."),
+		bash("git commit --no-verify -m 'feat: lookups for the report and …", 1, "Pre-commit validation failed"))...)
+	m.l1("2026-02-12_1000_bbbb2222", false, append(filler(5),
+		say("Working on report-cd2. The hook blocks; use --no-verify to skip it, or fix the checks."),
+		bash("git commit -m 'feat: digests (report-cd2)'", 0, "[report-cd2 1a2b3c4] feat: digests"))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we end up committing report-cd2 with --no-verify?", []string{"report-cd2 with --no-verify"}},
+		{"Why did the report-ab1 commit with --no-verify still fail?", nil},
+		{"Which commits needed --no-verify?", nil},
+	})
+}
+
 // TestToolRunsAndThemeSwitches: a tool said to run, or to flag
 // something, is held where a command or its output names it, not where
 // prose or a web search does; alternatives that together are a listed
