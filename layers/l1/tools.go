@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/memkeep/memkeep/internal/jsonscan"
+	"github.com/memkeep/memkeep/internal/wordmark"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -388,30 +389,12 @@ func (r *Refiner) short(s string, isErr bool) string {
 // holds a word of failure at a word's start ("error:", "** (KeyError)",
 // "fatal: not a git repository", "FAILED").
 func failureLine(line string) bool {
-	lower := strings.ToLower(line)
-	for _, m := range failureMarks {
-		for at := 0; ; {
-			i := strings.Index(lower[at:], m)
-			if i < 0 {
-				break
-			}
-			if i += at; i == 0 || !isWordByte(lower[i-1]) {
-				return true
-			}
-			at = i + 1
-		}
-	}
-	return strings.HasPrefix(line, "** (")
+	return wordmark.Opens(line, failureMarks) || strings.HasPrefix(line, "** (")
 }
 
 // failureMarks are the words with which output says what failed.
 var failureMarks = []string{"error", "fail", "fatal", "exception", "panic", "traceback", "cannot", "can't", "could not",
 	"undefined", "not found", "no such", "denied", "refused", "timed out", "rejected", "invalid", "aborted", "killed"}
-
-// isWordByte reports whether b is a letter, a digit or an underscore.
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
-}
 
 // maxResultRead bounds how much of a tool result is unquoted: L1 keeps
 // only its first line, and a result can hold a whole file.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memkeep/memkeep/internal/wordmark"
 )
 
 // Claims. A question states details of what it asks about that no one
@@ -604,21 +606,9 @@ func namesTest(q, query string) bool {
 var testWords = []string{"test", "tests", "spec", "describe"}
 
 // failureWords reports whether a quoted text says something failed.
+// A mark counts where it opens a word: not "terror".
 func failureWords(q string) bool {
-	lower := strings.ToLower(q)
-	for _, w := range failureMarks {
-		for at := 0; ; {
-			i := strings.Index(lower[at:], w)
-			if i < 0 {
-				break
-			}
-			if i += at; i == 0 || !isWordRune(rune(lower[i-1])) {
-				return true // a word that opens with the mark: not "terror"
-			}
-			at = i + 1
-		}
-	}
-	return strings.HasPrefix(q, "** (")
+	return wordmark.Opens(q, failureMarks) || strings.HasPrefix(q, "** (")
 }
 
 // failureMarks are the words with which output says something failed.
