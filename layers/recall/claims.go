@@ -2253,8 +2253,8 @@ const pushReach = 3
 
 // pushedBranches gives the branches a question's fields say were
 // pushed, each with the push as a connection: a name of a branch
-// (letters joined by a hyphen or a slash: spotter-4te, feature/otel, not
-// a file or a flag) within pushReach words after a verb of pushing.
+// (workName: spotter-4te, feature/otel; not a file, a flag or a
+// hyphenated word) within pushReach words after a verb of pushing.
 func pushedBranches(fields []string) []connection {
 	push := codeName{as: "git push", forms: []string{"push"}, whole: true}
 	var out []connection
@@ -2343,7 +2343,8 @@ func workName(w string) bool {
 // for the work: a shell command carrying the flag in a session that names
 // the work (a commit's message, which names its bead, may be cut from
 // the command L1 keeps). Work memory never names is judged as a name;
-// work named in more than claimScan records is taken as held.
+// work named in more than claimScan records is taken as held; a flag
+// memory never holds was never run with.
 func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 	if ix.df(c.work) == 0 || ix.df(c.work) > claimScan {
 		return true
@@ -2356,7 +2357,7 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 	}
 	_, term := ix.phrase(termWords(c.flag, tok))
 	if term == "" {
-		return true // a flag memory never names is judged as a name
+		return false
 	}
 	read := 0
 	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {

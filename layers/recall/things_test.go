@@ -586,6 +586,7 @@ func TestFlagsForWork(t *testing.T) {
 		{"Why did we end up committing report-cd2 with --no-verify?", []string{"report-cd2 with --no-verify"}},
 		{"Why did the report-ab1 commit with --no-verify still fail?", nil},
 		{"Which commits needed --no-verify?", nil},
+		{"Why did we push report-ab1 with --frobnicate?", []string{"report-ab1 with --frobnicate"}},
 	})
 }
 
