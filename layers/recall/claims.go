@@ -1076,7 +1076,7 @@ func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
 // out ("-def handle_event(…"); memory that holds the name only as added
 // or used never saw it go (six never-happened sets, never22 to never27,
 // ask why AshComputer was dropped from SubagentLive; memory holds it
-// added and used there; seven ask why credo, dialyzer or highlight.js
+// added and used there; eleven ask why credo, dialyzer or highlight.js
 // was dropped, which memory holds run and used).
 
 // removeVerbs are the words of taking out a question says of a name.
@@ -1800,7 +1800,7 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 			verbs = append(verbs, i)
 		case slices.Contains(failVerbs, lower):
 			fails = append(fails, i)
-		case slices.Contains(notWords, strings.ToLower(w)):
+		case slices.Contains(notWords, lower):
 			nots = append(nots, i)
 		}
 	}
@@ -1957,18 +1957,18 @@ func (ix *Index) toldName(fields []string, tok *tokenizer) (codeName, int) {
 	for n := len(words); n >= 2; n-- {
 		join := strings.Join(words[:n], "")
 		page := n < len(fields) && slices.Contains(pageWords, strings.ToLower(strings.TrimRight(fields[n], ",.;:?!")))
+		told := words[:n]
 		name := ix.nameBegun(join)
-		if one, ok := strings.CutSuffix(join, "s"); ok && name != join {
+		if one, ok := strings.CutSuffix(join, "s"); ok && name != join && ix.nameBegun(one) == one {
 			// The name of one told of many: "the transcript tail
 			// workers" are TranscriptTailWorker's.
-			if n := ix.nameBegun(one); n == one {
-				join, name = one, n
-			}
+			join, name = one, one
+			told = append(slices.Clone(told[:n-1]), strings.TrimSuffix(told[n-1], "s"))
 		}
 		if name == join || page && name != "" {
 			// Its files are named in snake_case: project_review_live.ex
 			// holds project_review.
-			return codeName{as: strings.Join(words[:n], " "), forms: []string{name, strings.Join(words[:n], "_")}}, n
+			return codeName{as: strings.Join(words[:n], " "), forms: []string{name, strings.Join(told, "_")}}, n
 		}
 	}
 	return codeName{}, 0
@@ -2176,7 +2176,8 @@ var (
 const toolRunReach = 3
 
 // toolsRun gives the tools (listed things of one word) a question's
-// fields say were run.
+// fields say were run. A word is looked up in things.txt only where the
+// words around it tell of a run.
 func toolsRun(fields []string, tok *tokenizer) []codeName {
 	var out []codeName
 	low := make([]string, len(fields))
@@ -2184,10 +2185,6 @@ func toolsRun(fields []string, tok *tokenizer) []codeName {
 		low[i] = strings.ToLower(codeWord(f))
 	}
 	for i, f := range fields {
-		n, ok := removedThing(codeWord(f), tok)
-		if !ok || slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
-			continue
-		}
 		run := i > 0 && slices.Contains(toolRunVerbs, low[i-1]) &&
 			slices.ContainsFunc(low[max(0, i-4):i-1], func(w string) bool { return slices.Contains(toolRunners, w) })
 		// Its findings follow it, past lower-case words only (not
@@ -2200,7 +2197,10 @@ func toolsRun(fields []string, tok *tokenizer) []codeName {
 				break
 			}
 		}
-		if run {
+		if !run {
+			continue
+		}
+		if n, ok := removedThing(codeWord(f), tok); ok && !slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
 			out = append(out, n)
 		}
 	}
@@ -2208,29 +2208,29 @@ func toolsRun(fields []string, tok *tokenizer) []codeName {
 }
 
 // holdsRun reports whether memory holds the tool n run: named in a
-// command or its output. A tool memory never names is judged as a name;
-// one in more than claimScan commands is taken as run.
+// command or its output. A tool memory never names is judged as a name.
 func (ix *Index) holdsRun(n codeName, tok *tokenizer) bool {
 	_, term := ix.phrase(termWords(n.forms[0], tok))
-	if term == "" {
-		return true
-	}
+	return term == "" || ix.commandHolds(term, tok, nil, func(f l1Fields) bool {
+		return len(namePositions(f.cmd+" "+f.res, n)) > 0
+	})
+}
+
+// commandHolds reports whether one of the shell commands (L1's Bash
+// records) whose record holds term is held, or cannot tell: past
+// claimScan records holding term and a command's tool name. in, when
+// given, picks records by where they are before any is read.
+func (ix *Index) commandHolds(term string, tok *tokenizer, in func(docRef) bool, held func(l1Fields) bool) bool {
 	read := 0
 	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {
 		if read++; read > claimScan {
 			return true
 		}
-		if d.Layer != layerL1 {
+		if d.Layer != layerL1 || in != nil && !in(at) {
 			continue
 		}
-		f, _ := ix.l1Record(at, d)
-		if f.tool != "Bash" {
-			continue
-		}
-		for _, w := range strings.Fields(strings.ToLower(f.cmd + " " + f.res)) {
-			if holdsForm(w, n.forms[0], n.whole) {
-				return true
-			}
+		if f, _ := ix.l1Record(at, d); f.tool == "Bash" && held(f) {
+			return true
 		}
 	}
 	return false
@@ -2356,22 +2356,8 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 		}
 	}
 	_, term := ix.phrase(termWords(c.flag, tok))
-	if term == "" {
-		return false
-	}
-	read := 0
-	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {
-		if read++; read > claimScan {
-			return true
-		}
-		if d.Layer != layerL1 || !sessions[ix.sourceName(at)] {
-			continue
-		}
-		if f, _ := ix.l1Record(at, d); f.tool == "Bash" && holdsFlag(strings.ToLower(f.cmd), c.flag) {
-			return true
-		}
-	}
-	return false
+	return term != "" && ix.commandHolds(term, tok, func(at docRef) bool { return sessions[ix.sourceName(at)] },
+		func(f l1Fields) bool { return holdsFlag(strings.ToLower(f.cmd), c.flag) })
 }
 
 // holdsFlag reports whether a command holds the flag whole (--no-verify,

@@ -1699,8 +1699,8 @@ func lastSegment(text string) string {
 // memberCall reads text as a module's function, written as code calls it:
 // a capitalised module (of a path or not), then a function's lower-case
 // name, its arity or its ? or ! after it or not (Ecto.Adapters.SQL.Sandbox.allow/3,
-// Enum.empty?/1, Repo.insert!); it gives the module and the function.
-// Only a function written exactly (with its arity or its mark, or as
+// Enum.empty?/1, Repo.insert!); it gives them without the arity or the
+// mark (Sandbox.allow, Enum.empty). Only a function written exactly (with its arity or its mark, or as
 // code) is judged so: "Application.start" tells of a callback loosely.
 func memberCall(text string) (string, bool) {
 	call, _, _ := strings.Cut(text, "/")
@@ -1805,17 +1805,14 @@ func questionWords(fields []string) []questionWord {
 	start := true
 	code := codeSpans(fields)
 	for i, w := range fields {
-		code := code[i] || sigilled(w)
+		sigil := sigilOf(w)
+		code := code[i] || sigil != 0
 		word := strings.TrimFunc(w, func(r rune) bool { return !isWordRune(r) })
 		if i := strings.IndexAny(word, "'’"); i >= 0 && !code {
 			word = word[:i]
 		}
 		last := w[len(w)-1:]
 		lower := strings.ToLower(word)
-		var sigil byte
-		if sigilled(w) {
-			sigil = strings.TrimLeft(w, "([{\"'“‘`")[0]
-		}
 		out = append(out, questionWord{
 			text:  word,
 			name:  word != "" && !isStop(lower) && !slices.Contains(chatWords, lower) && !isNumber(word) && !isQuantity(word) && (named(word, start) || code && utf8.RuneCountInString(word) > 1),
@@ -1862,12 +1859,15 @@ func (ix *Index) heldWithSigil(sigil byte, word string, tok *tokenizer) bool {
 	return false
 }
 
-// sigilled reports whether a field is a name written as code by its
-// sigil: an atom (:reopen) or a module attribute (@max_lookups). never30
-// asked when a :reopen action was added, which memory never names.
-func sigilled(f string) bool {
-	f = strings.TrimLeft(f, "([{\"'“‘")
-	return len(f) > 2 && (f[0] == ':' || f[0] == '@') && unicode.IsLetter(rune(f[1]))
+// sigilOf gives the sigil of a field that is a name written as code by
+// it: an atom (:reopen) or a module attribute (@max_lookups); 0 for any
+// other field. never30 asked when a :reopen action was added, which
+// memory never names.
+func sigilOf(f string) byte {
+	if f = strings.TrimLeft(f, "([{\"'“‘"); len(f) > 2 && (f[0] == ':' || f[0] == '@') && unicode.IsLetter(rune(f[1])) {
+		return f[0]
+	}
+	return 0
 }
 
 // codeSpans marks the fields of a question inside inline code: from a
