@@ -839,11 +839,23 @@ func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
 	if ix.df(c.n) > claimScan {
 		return true
 	}
-	// What memory counts may be written in another word of its group:
-	// 40 rows where memory says 40 lines.
-	nouns := append([]string{c.noun}, synonyms(c.noun)...)
+	// What memory counts may be written in another word of its group,
+	// next to the number: 40 rows where memory says 40 lines. (A word of
+	// the group a sentence away counts something else: "20 most recent
+	// sessions … main entry points" is no count of 20 lines.)
+	others := synonyms(c.noun)
 	for at, d := range ix.docsHolding(c.n) {
-		ws := countWords(ix.docText(at, d))
+		text := ""
+		if d.Layer == layerL1 {
+			f, _ := ix.l1Record(at, d)
+			if searchTally(f) {
+				f.res = ""
+			}
+			text = f.joined()
+		} else {
+			text = ix.docText(at, d)
+		}
+		ws := countWords(withoutRanges(text))
 		for i, w := range ws {
 			if w != c.n {
 				continue
@@ -855,13 +867,65 @@ func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
 				continue
 			}
 			for j := max(0, i-countSpan); j < min(len(ws), i+countSpan+1); j++ {
-				if j != i && slices.Contains(nouns, nounStem(ws[j], tok)) {
+				if j == i {
+					continue
+				}
+				if n := nounStem(ws[j], tok); n == c.noun || abs(j-i) <= synonymSpan && slices.Contains(others, n) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// synonymSpan is how many words from its number memory may write a
+// count's noun in another word of its group.
+const synonymSpan = 3
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// withoutRanges gives text with its ranges of numbers ("lines 20-27")
+// left out: a range bounds lines or versions, and counts nothing.
+func withoutRanges(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		if j > i && j+1 < len(text) && text[j] == '-' && text[j+1] >= '0' && text[j+1] <= '9' {
+			for j++; j < len(text) && text[j] >= '0' && text[j] <= '9'; j++ {
+			}
+			b.WriteByte(' ')
+			i = j
+			continue
+		}
+		if j == i {
+			j++
+		}
+		b.WriteString(text[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// searchTally reports whether an L1 record is a search whose result is
+// the tally L1 keeps of it ("20 lines", "3 files"): how many places
+// matched, not a count of the project's. A Grep's "20 lines" held a
+// collapse after 20 visible lines, which memory never set, for three
+// never-happened questions.
+func searchTally(f l1Fields) bool {
+	if f.tool != "Grep" && f.tool != "Glob" {
+		return false
+	}
+	n, what, ok := strings.Cut(f.res, " ")
+	return ok && allDigits(n) && (what == "lines" || what == "files" || what == "matches")
 }
 
 // Moves. A question may say where something was moved: "when

