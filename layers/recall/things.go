@@ -500,7 +500,7 @@ func featureVerb(w string) bool {
 var (
 	featureUsers = []string{"i", "you", "users", "user", "people", "someone", "reviewers", "can", "could", "be"}
 	featureBuilt = []string{"add", "added", "build", "built", "implement", "implemented", "introduce", "introduced", "support", "supported", "supports", "allow", "allowed", "allows"}
-	featureDoing = []string{"does", "did", "is", "was", "for", "about"}
+	featureDoing = []string{"about", "did", "does", "for", "how", "is", "was"}
 )
 
 // plainName reports whether words[i] is one of plainNames used as a name,

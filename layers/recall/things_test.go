@@ -733,7 +733,8 @@ func TestUnknownJudgesAPastedListingInBoundedTime(t *testing.T) {
 // TestSearchedForAndFeatureVerbs: a name memory holds only as what a
 // search looked for was never seen (one printed by the search, or opening
 // a longer name memory holds, was); a feature verb names its feature in
-// whatever form.
+// whatever form; a search's tally, a range of lines or a word of the
+// count's group a sentence away holds no count.
 func TestSearchedForAndFeatureVerbs(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
@@ -742,7 +743,11 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		bash(`rg -n "report_cache" lib`, 0, "lib/report.ex:4: @report_cache :report_cache"),
 		bash(`grep -rn "pane_list" lib | head`, 0, "lib/pane_list_live.ex:1"),
 		say("The report page lists open notes; a note can be closed with the close action."),
-		say("Added a retry_count column to the report."))...)
+		say("Added a retry_count column to the report."),
+		map[string]any{"ts": "2026-02-11T10:00:04Z", "k": "tool", "tool": "Grep", "pat": "visible", "res": "20 lines"},
+		say("highlightCode (lines 20-27) colours the blocks."),
+		say("The sync takes the 20 most recent sessions per directory, its main entry points."),
+		say("Long results now show 10 lines before the expand control."))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"How did adding ignore_warnings to mix.exs silence dialyzer?", []string{"ignore_warnings"}},
 		{"Where do we call skip_lookup in the report?", []string{"skip_lookup"}},
@@ -752,5 +757,9 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		{"How did we implement reopening closed notes?", []string{"reopening"}},
 		{"How is retry_count shown on the report page?", nil},
 		{"How are notes closed on the report page?", nil},
+		{"remind me how reopening a closed note works on the report page", []string{"reopening"}},
+		{"Why do long results collapse after 20 visible lines?", []string{"20 visible lines"}},
+		{"Why do long results show 10 lines before the expand control?", nil},
+		{"Why do long results show 10 entries before the expand control?", nil},
 	})
 }
