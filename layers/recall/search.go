@@ -1530,12 +1530,15 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		// where memory holds assets/js and TranscriptSelection).
 		return ix.heldSideBySide(name, tok)
 	}
-	if call, ok := memberCall(text); ok && (code || call != text) {
+	if call, ok := memberCall(text); ok && (code || call != text || !callback(call)) {
 		// A module's function (Sandbox.allow/3, Enum.empty?) is known
 		// by the two side by side, as a call or its account writes
 		// them: the function's word alone is a plain word (never30
 		// asked where we called Sandbox.allow/3, fresh37 why a guard
-		// went to Enum.empty?/1; memory holds neither).
+		// went to Enum.empty?/1, never33 where "we fixed it with
+		// Sandbox.allow"; memory holds none). A behaviour's callback
+		// written plainly is told loosely ("the bootstrap
+		// Application.start calls").
 		return ix.heldSideBySide(call, tok)
 	}
 	if modulePath(text) {
@@ -1816,9 +1819,9 @@ func lastSegment(text string) string {
 // memberCall reads text as a module's function, written as code calls it:
 // a capitalised module (of a path or not), then a function's lower-case
 // name, its arity or its ? or ! after it or not (Ecto.Adapters.SQL.Sandbox.allow/3,
-// Enum.empty?/1, Repo.insert!); it gives them without the arity or the
-// mark (Sandbox.allow, Enum.empty). Only a function written exactly (with its arity or its mark, or as
-// code) is judged so: "Application.start" tells of a callback loosely.
+// Enum.empty?/1, Repo.insert!); it gives the module's last part and the
+// function, without the arity or the mark (Sandbox.allow, Enum.empty,
+// Repo.insert), as memory writes a call.
 func memberCall(text string) (string, bool) {
 	call, _, _ := strings.Cut(text, "/")
 	call = strings.TrimRight(call, "?!")
@@ -1832,7 +1835,19 @@ func memberCall(text string) (string, bool) {
 		strings.IndexFunc(fun, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) >= 0 {
 		return "", false
 	}
-	return call, true
+	return last + "." + fun, true
+}
+
+// callbacks are the functions a behaviour calls back, which a question
+// tells loosely by the module that calls them ("the bootstrap that
+// Application.start calls" is the project's start/2 in application.ex).
+var callbacks = []string{"call", "child_spec", "handle_call", "handle_cast", "handle_continue", "handle_event", "handle_info",
+	"handle_params", "init", "mount", "perform", "render", "start", "start_link", "terminate", "update"}
+
+// callback reports whether a module's function (memberCall's) is a
+// behaviour's callback.
+func callback(call string) bool {
+	return slices.Contains(callbacks, call[strings.LastIndexByte(call, '.')+1:])
 }
 
 // oneName reports whether an identifier is one name rather than a path to

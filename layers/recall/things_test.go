@@ -565,6 +565,9 @@ func TestPathsAndModulePaths(t *testing.T) {
 		// its plain word.
 		{"Where did the report test call Sandbox.allow/3?", []string{"Sandbox.allow/3"}},
 		{"Where did the report test call Sandbox.checkout/1?", nil},
+		{"We fixed the report test with Sandbox.allow on the view's pid, right?", []string{"Sandbox.allow"}},
+		{"Where does Ecto.Adapters.SQL.Sandbox.checkout run in the report test?", nil},
+		{"Which module does Application.start call first?", nil},
 		// A topic is named with its parameter.
 		{"How does ReportLive subscribe to report_topic:<id>?", nil},
 		{"How does DigestQueue subscribe to report_topic:<id>?", []string{"DigestQueue with report_topic"}},
