@@ -845,17 +845,7 @@ func (ix *Index) holdsCount(c count, tok *tokenizer) bool {
 	// sessions … main entry points" is no count of 20 lines.)
 	others := synonyms(c.noun)
 	for at, d := range ix.docsHolding(c.n) {
-		text := ""
-		if d.Layer == layerL1 {
-			f, _ := ix.l1Record(at, d)
-			if searchTally(f) {
-				f.res = ""
-			}
-			text = f.joined()
-		} else {
-			text = ix.docText(at, d)
-		}
-		ws := countWords(withoutRanges(text))
+		ws := countWords(ix.countText(at, d))
 		for i, w := range ws {
 			if w != c.n {
 				continue
@@ -888,6 +878,19 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// countText is the text of a document a count is read in: without a
+// search's tally (searchTally) nor ranges of numbers (withoutRanges).
+func (ix *Index) countText(at docRef, d doc) string {
+	if d.Layer != layerL1 {
+		return withoutRanges(ix.docText(at, d))
+	}
+	f, _ := ix.l1Record(at, d)
+	if searchTally(f) {
+		f.res = ""
+	}
+	return withoutRanges(f.joined())
 }
 
 // withoutRanges gives text with its ranges of numbers ("lines 20-27")

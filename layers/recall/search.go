@@ -1588,7 +1588,7 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 // that opens a longer one memory holds (pane_list of pane_list_live) was
 // a prefix searched for, and is known by the longer name.
 func (ix *Index) searchedFor(t string) bool {
-	if ix.df(t) == 0 || ix.opensLonger(t) {
+	if ix.df(t) == 0 || ix.opensLonger(t, "_.") {
 		return false
 	}
 	searched, read := false, 0
@@ -1620,16 +1620,17 @@ func (ix *Index) searchedFor(t string) bool {
 	return searched
 }
 
-// opensLonger reports whether memory holds a name that t opens, joined to
-// its next word by an underscore or a dot.
-func (ix *Index) opensLonger(t string) bool {
+// opensLonger reports whether memory holds a term that t opens, with one
+// of the marks joins right after it: a longer name ("_." for pane_list of
+// pane_list_live), an arity or an extension ("/.:" for with_span/2).
+func (ix *Index) opensLonger(t, joins string) bool {
 	for _, s := range ix.segs {
 		for i := s.seek(t); i < s.nTerms; i++ {
 			term := s.termAt(i)
 			if !strings.HasPrefix(term, t) {
 				break
 			}
-			if len(term) > len(t) && strings.ContainsRune("_.", rune(term[len(t)])) {
+			if len(term) > len(t) && strings.ContainsRune(joins, rune(term[len(t)])) {
 				return true
 			}
 		}
@@ -1687,21 +1688,7 @@ func searchProgram(part string) bool {
 // or opening a longer name with its arity or extension (with_span/2,
 // with_span.ex), which memory keeps as one.
 func (ix *Index) heldAsWritten(t string) bool {
-	if ix.df(t) > 0 {
-		return true
-	}
-	for _, s := range ix.segs {
-		for i := s.seek(t); i < s.nTerms; i++ {
-			term := s.termAt(i)
-			if !strings.HasPrefix(term, t) {
-				break
-			}
-			if len(term) > len(t) && strings.ContainsRune("/.:", rune(term[len(t)])) {
-				return true
-			}
-		}
-	}
-	return false
+	return ix.df(t) > 0 || ix.opensLonger(t, "/.:")
 }
 
 // knownLast reports whether memory knows the part of an identifier that
