@@ -1326,6 +1326,12 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, strings.Join(a.words, " ")+" added to "+a.file.as)
 		}
 	}
+	for _, place := range storedIn(fields) {
+		// A name of the place already judged unknown says so.
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(place, strings.ToLower(o)) }) && !ix.heldAdjacent(termWords(place, tok), tok) {
+			unknown = append(unknown, place+" stored in")
+		}
+	}
 	for _, c := range commandsRun(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(c, o) }) && !ix.heldSideBySide(c, tok) {
 			unknown = append(unknown, c)
@@ -1882,6 +1888,122 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 			if linked && !slices.ContainsFunc(nots, between) {
 				out = append(out, connection{names[i], names[j]})
 			}
+		}
+	}
+	return out
+}
+
+// Storage chosen. A question may say where something was chosen to be
+// kept, over another place: "why did we store the message IDs as a JSON
+// array column on annotations instead of a separate table", "persist the
+// review tokens in a SQLite table instead of keeping them in memory".
+// Memory that saw the choice holds the place's words side by side, in
+// the schema or in what is said of it; memory that holds them only apart
+// never saw it (four sets asked why the message refs became a JSON array
+// column, which were always rows of their own table; two why the tokens
+// went into a SQLite table). A place of one word ("in memory", "in ETS")
+// is judged as a name is, not here.
+
+// heldAdjacent reports whether memory holds the words of name side by
+// side as written, or run together as one word, reading only the records that hold
+// its two rarest words (intersecting their postings), however common each
+// is alone: "SQLite" and "table" are in hundreds of records, "SQLite
+// table" in none. Past claimScan such records it is taken as held.
+func (ix *Index) heldAdjacent(name []queryWord, tok *tokenizer) bool {
+	want, rarest := ix.phrase(name)
+	if rarest == "" {
+		return false
+	}
+	if len(want) < 2 || ix.df(strings.Join(want, "")) > 0 {
+		return true
+	}
+	var next string
+	for _, w := range want {
+		if w != rarest && (next == "" || ix.df(w) < ix.df(next)) {
+			next = w
+		}
+	}
+	if next == "" {
+		return true // one word written again
+	}
+	read := 0
+	for at, d := range ix.docsHoldingWith(rarest, []string{next}) {
+		if read++; read > claimScan {
+			return true
+		}
+		// Side by side as written, no word between: "sqlite do table"
+		// in an Ash resource is no SQLite table.
+		ws := countWords(ix.docText(at, d))
+		for i := 0; i+len(want) <= len(ws); i++ {
+			if tok.stem(ws[i]) == want[0] && slices.EqualFunc(ws[i+1:i+len(want)], want[1:], func(w, s string) bool { return tok.stem(w) == s }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storeVerbs say where something is kept.
+var storeVerbs = []string{"keep", "keeping", "keeps", "kept", "persist", "persisted", "persisting", "persists",
+	"save", "saved", "saves", "saving", "store", "stored", "stores", "storing"}
+
+// placeEnds end the words of a place: a preposition or a conjunction.
+var placeEnds = []string{"and", "at", "because", "by", "for", "from", "in", "instead", "of", "on", "or", "rather", "since", "so", "than", "to", "when", "with"}
+
+// storeReach is how many words after its verb a place may open, and how
+// many words after the place "instead of" or "rather than" may come.
+const storeReach = 6
+
+// storedIn gives the places a question says something was chosen to be
+// kept in over another: the words after "as", "in" or "into" that follow
+// a verb of storing in its clause, up to a preposition, when "instead of"
+// or "rather than" follows them in the clause; only places of two words
+// or more, without their articles.
+func storedIn(fields []string) []string {
+	low := make([]string, len(fields))
+	ends := make([]bool, len(fields))
+	for i, f := range fields {
+		low[i] = strings.ToLower(strings.Trim(codeWord(f), "`'\"()"))
+		ends[i] = strings.ContainsAny(f, ",;?!—") || strings.HasSuffix(f, ".")
+	}
+	choice := func(from int) bool {
+		for k := from; k < len(low) && k <= from+storeReach; k++ {
+			if k+1 < len(low) && (low[k] == "instead" && low[k+1] == "of" || low[k] == "rather" && low[k+1] == "than") {
+				return true
+			}
+			if ends[k] {
+				return false
+			}
+		}
+		return false
+	}
+	var out []string
+	for i, w := range low {
+		if !slices.Contains(storeVerbs, w) {
+			continue
+		}
+		for j := i + 1; j < len(low) && j <= i+storeReach && !ends[j-1]; j++ {
+			if low[j] != "as" && low[j] != "in" && low[j] != "into" {
+				continue
+			}
+			var place []string
+			k := j + 1
+			for ; k < len(low) && len(place) < 4; k++ {
+				if slices.Contains(placeEnds, low[k]) {
+					break
+				}
+				if !slices.Contains([]string{"a", "an", "the", "its", "their", "our", "one"}, low[k]) {
+					place = append(place, low[k])
+				}
+				if ends[k] {
+					k++
+					break
+				}
+			}
+			if len(place) > 1 && choice(k) {
+				out = append(out, strings.Join(place, " "))
+			}
+			break
 		}
 	}
 	return out

@@ -766,3 +766,22 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		{"Why do long results show 10 entries before the expand control?", nil},
 	})
 }
+
+// TestStorageChosen: a place a question says something was chosen to be
+// kept in, over another, is held where memory writes its words side by
+// side as written, not apart nor with a word between.
+func TestStorageChosen(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		edit("lib/report/lookup_ref.ex", "+4 -0 sqlite do\ntable \"lookup_refs\""),
+		say("The lookups are kept in an ETS table; the refs have a JSON column for their options."),
+		say("We store each ref as a row in its own table, with an array of ids."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we store the lookup ids as a JSON array column on reports instead of a separate table?", []string{"json array column stored in"}},
+		{"Why did we persist the lookups in a SQLite table instead of keeping them in memory?", []string{"sqlite table stored in"}},
+		{"Why do we keep the lookups in an ETS table rather than in the database?", nil},
+		{"Why do the refs keep their options as a JSON column instead of fields of their own?", nil},
+		{"Why do we keep the lookups in memory instead of saving them in the database?", nil},
+		{"Where do we store the lookups as a JSON array column?", nil},
+	})
+}
