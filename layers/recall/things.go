@@ -221,7 +221,14 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 			continue
 		}
 		name := strings.ToLower(w.text)
-		if qw := []queryWord{{text: name, stem: tok.stem(name)}}; !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && !slices.Contains(out, name) {
+		qw := []queryWord{{text: name, stem: tok.stem(name)}}
+		held := ix.seen(qw, tok) || ix.seenKind(qw, tok)
+		if slices.Contains(plainTools, name) {
+			// A tool's thesaurus group is its everyday sense's
+			// (prettier: format).
+			held = ix.df(qw[0].stem) > 0 || ix.df(name) > 0
+		}
+		if !held && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -464,7 +471,9 @@ func verbUse(name []queryWord) bool {
 // thing's head noun after it.
 //
 // Left out: plain words that prose puts after "a", "the" or "to" in their
-// everyday sense (devise, hibernate, mint, prettier, remix).
+// everyday sense (devise, hibernate, mint, prettier, remix); of them, the
+// tools are names after a verb of running or installing them
+// (plainTools).
 var plainNames = []string{
 	"bandit", "bats", "bun", "burrito", "chef", "ember", "expo", "finch", "flask", "jest", "locust", "meteor", "mocha",
 	"pillow", "poetry", "puppet", "pundit", "rails", "react", "redo", "reopen", "retry", "rust", "sorbet", "spark", "sphinx",
@@ -503,10 +512,22 @@ var (
 	featureDoing = []string{"about", "did", "does", "for", "how", "is", "was"}
 )
 
+// plainTools are tools named by a word prose uses in its everyday sense
+// after an article ("a prettier page"): they name the tool only after a
+// verb of running or installing it ("did we run prettier over app.js",
+// "formatted with prettier").
+var (
+	plainTools = []string{"prettier"}
+	toolBefore = []string{"run", "ran", "runs", "running", "with", "using", "via", "install", "installed", "add", "added"}
+)
+
 // plainName reports whether words[i] is one of plainNames used as a name,
-// or a feature verb told as a feature.
+// a plain tool after its use, or a feature verb told as a feature.
 func plainName(words []questionWord, i int) bool {
 	w := strings.ToLower(words[i].text)
+	if slices.Contains(plainTools, w) && i > 0 && !words[i-1].ends && slices.Contains(toolBefore, strings.ToLower(words[i-1].text)) {
+		return true
+	}
 	if featureVerb(w) && i > 0 && !words[i-1].ends {
 		before := strings.ToLower(words[i-1].text)
 		if slices.Contains(featureUsers, before) || slices.Contains(featureBuilt, before) || strings.HasSuffix(w, "ing") && slices.Contains(featureDoing, before) {

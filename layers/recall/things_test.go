@@ -736,8 +736,9 @@ func TestUnknownJudgesAPastedListingInBoundedTime(t *testing.T) {
 // TestSearchedForAndFeatureVerbs: a name memory holds only as what a
 // search looked for was never seen (one printed by the search, or opening
 // a longer name memory holds, was); a feature verb names its feature in
-// whatever form; a search's tally, a range of lines or a word of the
-// count's group a sentence away holds no count.
+// whatever form, a plain word that names a tool after its use without its
+// everyday thesaurus group; a search's tally, a range of lines or a word of
+// the count's group a sentence away holds no count.
 func TestSearchedForAndFeatureVerbs(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
@@ -764,6 +765,9 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		{"Why do long results collapse after 20 visible lines?", []string{"20 visible lines"}},
 		{"Why do long results show 10 lines before the expand control?", nil},
 		{"Why do long results show 10 entries before the expand control?", nil},
+		{"Did we run prettier over the report page?", []string{"prettier"}},
+		{"The report page looks prettier now; which notes did we close?", nil},
+		{"Which formatter did we run over the report?", nil},
 	})
 }
 
