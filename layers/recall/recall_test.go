@@ -1320,3 +1320,19 @@ func TestTheSameWordsAreOneAnswer(t *testing.T) {
 		t.Errorf("the same words twice, or the other answer left out: %+v", hits)
 	}
 }
+
+// TestWorkBeforeTheCompactionSummary: a compaction summary retells the
+// whole session in many of a question's words; the record of the work
+// that answers it, in fewer of them, comes first.
+func TestWorkBeforeTheCompactionSummary(t *testing.T) {
+	m := newMemory(t)
+	summary := "Summary: 1. The user asked for live transcripts. 2. The registry tracks active sessions and sweeps stale ones every 15s. " +
+		"3. The tail worker follows each session's transcript file with tail -F, debounces the appended lines and re-imports them, " +
+		"then broadcasts to the session page. 4. The supervisor starts one worker per session and stops it when the session ends. " +
+		"5. Errors: credo flagged a nested module, the compiler an unused alias in a rescue. 6. The hooks controller touches the registry " +
+		"on every tool call, the session page subscribes to the transcript topic, and the tests cover the worker, the page and the import."
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(12,
+		group(edit("lib/tail_worker.ex", "+3 -0 @debounce_ms 500\n# appended lines are re-imported once the debounce fires, not after every line")),
+		group(map[string]any{"ts": "2026-02-11T10:00:01Z", "k": "compact", "text": summary}))...)
+	m.wantFirst(map[string]int{"how does the tail worker avoid re-importing the transcript after every appended line?": 13})
+}
