@@ -1948,7 +1948,11 @@ var storeVerbs = []string{"keep", "keeping", "keeps", "kept", "persist", "persis
 	"save", "saved", "saves", "saving", "store", "stored", "stores", "storing"}
 
 // placeEnds end the words of a place: a preposition or a conjunction.
-var placeEnds = []string{"and", "at", "because", "by", "for", "from", "in", "instead", "of", "on", "or", "rather", "since", "so", "than", "to", "when", "with"}
+var placeEnds = []string{"and", "at", "because", "behind", "by", "for", "from", "in", "inside", "instead", "into", "of", "on", "or", "rather",
+	"since", "so", "than", "through", "to", "under", "using", "via", "when", "with"}
+
+// placeArticles are left out of a place's words.
+var placeArticles = []string{"a", "an", "its", "one", "our", "the", "their"}
 
 // storeReach is how many words after its verb a place may open, and how
 // many words after the place "instead of" or "rather than" may come.
@@ -1992,7 +1996,7 @@ func storedIn(fields []string) []string {
 				if slices.Contains(placeEnds, low[k]) {
 					break
 				}
-				if !slices.Contains([]string{"a", "an", "the", "its", "their", "our", "one"}, low[k]) {
+				if !slices.Contains(placeArticles, low[k]) {
 					place = append(place, low[k])
 				}
 				if ends[k] {

@@ -1581,8 +1581,8 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 // searchedFor reports whether memory holds the name t only as what a
 // search looked for: a Grep's pattern, or the pattern of a grep, rg or
 // find in a shell command, whose output never shows it. The agent guessed
-// the name and looked; nothing of the project was seen by it. never21 to
-// never31 asked six times what the ignore_warnings entry that silenced
+// the name and looked; nothing of the project was seen by it. Eight
+// never-happened sets asked what the ignore_warnings entry that silenced
 // Dialyzer looked like: memory holds ignore_warnings once, in `grep -n
 // "ignore_warnings\|dialyzer" mix.exs`, whose output had none. A name
 // that opens a longer one memory holds (pane_list of pane_list_live) was

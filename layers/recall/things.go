@@ -490,11 +490,11 @@ var (
 // reopened") or it is built ("how did we implement reopening
 // annotations"), in any of their forms. A project that never built the
 // feature never holds the verb; one that did holds it in its action,
-// button or handler. Fifteen never-happened questions of the eval's sets
-// ask how a closed annotation was reopened, which memory never speaks
-// of. Done by the code or by us, the verb is everyday prose ("the
-// checker reopens the file", "how did we undo the theme switch"). Redo is
-// left out: "redoing the work" is everyday prose.
+// button or handler. Fourteen never-happened questions of the eval's
+// sets ask about reopening a closed annotation, which memory never speaks
+// of (none answerable). Done by the code or by us, the verb is everyday
+// prose ("the checker reopens the file", "how did we undo the theme
+// switch"). Redo is left out: "redoing the work" is everyday prose.
 var featureVerbs = []string{"reopen", "retry", "undo"}
 
 // featureVerb reports whether w is a feature verb in one of its forms.
