@@ -435,6 +435,64 @@ func newNames(words []questionWord) []bool {
 	return marks
 }
 
+// changedWords gives the ways of doing a change gave, told in words: the
+// words ending in -ing (polling, batching, streaming) among the first
+// three after "to", "into", "for", "with" or "by" within a few words of a
+// swap, a replacement, a switch, a migration or a conversion ("into" only
+// for a turn: "turned out to"), or after "in favor of", in their clause
+// ("why did we switch the tail worker from tail -F over to Elixir
+// polling", "swap the TailF adapter out for an Elixir polling adapter").
+// A way of doing is written in some form where it was done (poll,
+// polls, polled); memory that never writes it in any form never saw the
+// change (four sets asked why the tail workers went to polling; memory
+// never polls). Other plain words of a result are told in other words
+// ("a compile-time construct" for a macro), and are not judged here.
+func changedWords(words []questionWord) []int {
+	var out []int
+	lower := func(i int) string { return strings.ToLower(words[i].text) }
+	take := func(from int) {
+		n := 0
+		for k := from; k < len(words) && n < 3; k++ {
+			w := lower(k)
+			if slices.Contains(placeEnds, w) {
+				return
+			}
+			if !words[k].name && !words[k].code && len(w) > len("ing")+2 && strings.HasSuffix(w, "ing") && !isStop(w) {
+				out = append(out, k)
+				n++
+			}
+			if words[k].ends {
+				return
+			}
+		}
+	}
+	for i := range words {
+		switch t := lower(i); {
+		case slices.Contains(changeVerbs, t):
+			// What it went from may come first ("switched X from A to
+			// B"): the result is then looked for past A.
+			for j, reach := i+1, i+renameReach; j < len(words) && j <= reach; j++ {
+				switch lower(j) {
+				case "to", "into", "for", "with", "by":
+					if strings.HasPrefix(t, "turn") && lower(j) != "into" {
+						break
+					}
+					take(j + 1)
+					reach = j
+				case "from":
+					reach = j + renameReach
+				}
+				if words[j].ends {
+					break
+				}
+			}
+		case t == "in" && i+2 < len(words) && (lower(i+1) == "favor" || lower(i+1) == "favour") && lower(i+2) == "of":
+			take(i + 3)
+		}
+	}
+	return out
+}
+
 // changeVerbs are the words of a change whose result is named after
 // them: "swapped X out for Y", "replaced X with Y", "switched to Y".
 var changeVerbs = []string{

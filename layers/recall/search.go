@@ -1377,6 +1377,14 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	}
 	out = append(out, ix.unknownSpans(fields, out, tok)...)
 	if judgesClaims(query) {
+		// A plain word of what a change gave that memory never writes,
+		// nor in any form: the change never happened.
+		for _, i := range changedWords(words) {
+			lower := strings.ToLower(words[i].text)
+			if ix.df(lower) == 0 && ix.df(tok.stem(lower)) == 0 && !slices.Contains(out, lower) {
+				out = append(out, lower)
+			}
+		}
 		// What a question says happened: an error or a label quoted, a
 		// move, a deletion, a count, a duration.
 		out = append(out, ix.unknownErrors(query, out, tok)...)

@@ -789,3 +789,23 @@ func TestStorageChosen(t *testing.T) {
 		{"Where do we store the lookups as a JSON array column?", nil},
 	})
 }
+
+// TestChangeToPlainWordsNeverWritten: a way of doing (polling) a change
+// is said to have given that memory never writes in any form tells of a
+// change that never happened; one memory writes, or another word of the
+// result, does not.
+func TestChangeToPlainWordsNeverWritten(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The report worker follows the file with tail -F through a port."),
+		say("The renderer now emits the database row id for each line, streamed to the page."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we switch the report worker from tail -F over to polling?", []string{"polling"}},
+		{"Why did we swap the port out for a polling adapter?", []string{"polling"}},
+		{"Why did we switch the renderer to emit the database row id?", nil},
+		{"Why did we switch the report worker to a port?", nil},
+		{"How does the report worker poll the file?", nil},
+		{"Why did we switch the renderer to streaming?", nil},
+		{"The script turned out to be missing; what did we switch it to?", nil},
+	})
+}
