@@ -1271,7 +1271,7 @@ func removedNames(fields []string, tok *tokenizer) []codeName {
 		}
 		for j := i + 1; j < len(fields) && j <= i+removeReach; j++ {
 			w := codeWord(fields[j])
-			n, ok := removedThing(w, tok)
+			n, ok := listedTool(w, tok)
 			if !ok {
 				n, ok = codeNameOf(w)
 				ok = ok && !fileName(lastPathPart(w))
@@ -1299,11 +1299,11 @@ func removedNames(fields []string, tok *tokenizer) []codeName {
 	return out
 }
 
-// removedThing reads w as a tool or a library a question says was taken
-// out (dialyzer, credo, highlight.js): a listed thing, written in one
-// word, whole in memory's words (credo in credo:disable-for-next-line,
+// listedTool reads w as a tool or a library a question says was taken
+// out or run (dialyzer, credo, highlight.js): a listed thing, written in
+// one word, whole in memory's words (credo in credo:disable-for-next-line,
 // not in credos).
-func removedThing(w string, tok *tokenizer) (codeName, bool) {
+func listedTool(w string, tok *tokenizer) (codeName, bool) {
 	lower := strings.ToLower(w)
 	if len(lower) < 3 || strings.ContainsAny(lower, "/_") || !isThing(stemsOf(termWords(lower, tok))) {
 		return codeName{}, false
@@ -2451,7 +2451,7 @@ func toolsRun(fields []string, tok *tokenizer) []codeName {
 		if !run {
 			continue
 		}
-		if n, ok := removedThing(codeWord(f), tok); ok && !slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
+		if n, ok := listedTool(codeWord(f), tok); ok && !slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
 			out = append(out, n)
 		}
 	}

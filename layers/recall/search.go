@@ -1656,7 +1656,7 @@ func searchOnly(f l1Fields, t string) bool {
 	}
 	switch f.tool {
 	case "Grep", "Glob":
-		return has(f.pat) && !has(f.cmd)
+		return has(f.pat)
 	case "Bash":
 		searched := false
 		for _, part := range commandParts(f.cmd) {

@@ -222,11 +222,13 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 		}
 		name := strings.ToLower(w.text)
 		qw := []queryWord{{text: name, stem: tok.stem(name)}}
-		held := ix.seen(qw, tok) || ix.seenKind(qw, tok)
+		var held bool
 		if slices.Contains(plainTools, name) {
 			// A tool's thesaurus group is its everyday sense's
 			// (prettier: format).
 			held = ix.df(qw[0].stem) > 0 || ix.df(name) > 0
+		} else {
+			held = ix.seen(qw, tok) || ix.seenKind(qw, tok)
 		}
 		if !held && !slices.Contains(out, name) {
 			out = append(out, name)
@@ -499,7 +501,7 @@ var featureVerbs = []string{"reopen", "retry", "undo"}
 
 // featureVerb reports whether w is a feature verb in one of its forms.
 func featureVerb(w string) bool {
-	return slices.ContainsFunc(featureVerbs, func(v string) bool { return inflects(w, v) }) || w == "undid" || w == "retried" || w == "retries"
+	return w == "undid" || slices.ContainsFunc(featureVerbs, func(v string) bool { return inflects(w, v) })
 }
 
 // The words before a feature verb that tell of the feature: a user who
