@@ -1492,10 +1492,10 @@ type editedThing struct {
 
 // editVerbs say that something was changed; the thing follows them
 // ("changed in", "edits did we make to", "refactored").
-var editVerbs = []string{"add", "added", "change", "changed", "changes", "changing", "convert", "converted",
-	"edit", "edited", "editing", "edits", "fix", "fixed", "fold", "folded", "merge", "merged",
-	"modified", "modify", "modifying", "patch", "patched", "refactor", "refactored", "refactoring",
-	"rewrite", "rewrote", "rewritten", "switch", "switched", "tweak", "tweaked", "update", "updated"}
+var editVerbs = []string{"add", "added", "adjust", "adjusted", "change", "changed", "changes", "changing", "convert", "converted",
+	"edit", "edited", "editing", "edits", "extend", "extended", "extending", "fix", "fixed", "fold", "folded", "merge", "merged",
+	"modified", "modify", "modifying", "patch", "patched", "refactor", "refactored", "refactoring", "restructure", "restructured",
+	"rework", "reworked", "rewrite", "rewrote", "rewritten", "switch", "switched", "tweak", "tweaked", "update", "updated"}
 
 // editReach is how many words after its verb a changed file may be named
 // ("added a catch-all handle_event clause for malformed terminal_scrolled
@@ -1858,7 +1858,9 @@ type connection struct{ a, b codeName }
 // switches judges them.)
 var connectVerbs = []string{
 	"attach", "attached", "attaches", "broadcast", "broadcasts", "cache", "cached", "caches",
-	"call", "called", "calling", "calls", "create", "created", "creates", "emit", "emits", "emitted",
+	"call", "called", "calling", "calls", "clear", "cleared", "clears", "create", "created", "creates", "emit", "emits", "emitted",
+	"evict", "evicted", "evicts", "handle", "handled", "handles", "pick", "picked", "picks", "purge", "purged", "purges",
+	"receive", "received", "receives",
 	"enqueue", "enqueued", "enqueues", "feed", "feeds", "hand", "hands",
 	"import", "imported", "imports", "insert", "inserted", "inserts", "invalidate", "invalidates", "invoke", "invokes", "log", "logged", "logs",
 	"monitor", "monitors", "notifies", "notify", "pass", "passed", "passes", "ping", "pings",
@@ -2120,7 +2122,11 @@ func switches(fields []string) []connection {
 	}
 	for i, w := range low {
 		switch {
-		case (w == "from" || w == "out" && i+1 < len(low) && low[i+1] == "of") && slices.ContainsFunc(low[max(0, i-switchReach):i], func(v string) bool { return slices.Contains(switchVerbs, v) }):
+		case (w == "from" || w == "out" && i+1 < len(low) && low[i+1] == "of") && slices.ContainsFunc(low[max(0, i-switchReach):i], func(v string) bool { return slices.Contains(switchVerbs, v) }),
+			// A move takes the old thing after "off" too: "move the
+			// token store off ETS and into SQLite" (not "switch off",
+			// which turns a thing off).
+			w == "off" && slices.ContainsFunc(low[max(0, i-switchReach):i], func(v string) bool { return slices.Contains(moveVerbs, v) }):
 			from := i + 1
 			if w == "out" {
 				from++ // past "of"
@@ -2172,6 +2178,13 @@ func switches(fields []string) []connection {
 // Postgres; not a sentence's first word), held whole.
 func switchName(fields []string, j int) (codeName, bool) {
 	w := codeWord(fields[j])
+	for _, kind := range backedBy {
+		// "a SQLite-backed resource" is kept in SQLite.
+		if b, ok := strings.CutSuffix(w, kind); ok && b != "" {
+			w = b
+			break
+		}
+	}
 	if n, ok := codeNameOf(w); ok {
 		return n, true
 	}
@@ -2181,6 +2194,10 @@ func switchName(fields []string, j int) (codeName, bool) {
 	}
 	return codeName{}, false
 }
+
+// backedBy end a word that names what a thing is built on:
+// "ETS-backed", "SQLite-based".
+var backedBy = []string{"-backed", "-based", "-powered"}
 
 // toldName reads the first words of fields as a module told in plain
 // words: two or three whose join is a name of code memory holds whole

@@ -30,6 +30,11 @@ func TestTokensForCode(t *testing.T) {
 		"HTTPServer started":                {"http", "server", "httpserver", "start"},
 		"<command-name>/mcp</command-name>": {"mcp"},
 		"Why were the rows truncated?":      {"row", "truncat"},
+		// A CSS colour is a colour; an issue's number is not.
+		"--thinking-bg: #eef2f7;": {"think", "bg", "thinking-bg", "color", "eef2f7"},
+		"background: #FFF":        {"background", "color", "fff"},
+		"fixed in #123 and #1234": {"fix", "123", "1234"},
+		"#cafe.png #abcdef12":     {"cafe", "png", "cafe.png", "color", "abcdef12"},
 	} {
 		if got := terms(in); !slices.Equal(got, want) {
 			t.Errorf("%q gives %q, want %q", in, got, want)

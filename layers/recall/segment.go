@@ -41,7 +41,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall18\n"
+const segMagic = "memkeep-recall19\n"
 
 const (
 	segHeader   = len(segMagic) + 10*4

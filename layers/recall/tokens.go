@@ -146,6 +146,13 @@ func (t *tokenizer) each(s string, emit func(term string)) {
 				continue
 			}
 		}
+		if r == '#' && hexColor(s[i+size:]) {
+			// A CSS colour ("#eef2f7") is what a question asks for by
+			// that word: "what background colour did we pick".
+			if term := t.term("color"); term != "" {
+				emit(term)
+			}
+		}
 		if !isWordRune(r) {
 			i += size
 			continue
@@ -196,6 +203,26 @@ func tagLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// hexColor reports whether s starts with the digits of a CSS colour
+// after its "#": three, four, six or eight hex digits, then no more of a
+// word. Three or four need a letter, as "#123" is an issue's number.
+func hexColor(s string) bool {
+	n, letter := 0, false
+	for n < len(s) && n < 9 {
+		c := s[n]
+		if c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			letter = true
+		} else if c < '0' || c > '9' {
+			break
+		}
+		n++
+	}
+	if n < len(s) && isJoiner(rune(s[n])) && n+1 < len(s) && nextIsWord(s[n+1:]) || n < len(s) && isWordRune(rune(s[n])) {
+		return false
+	}
+	return n == 6 || n == 8 || (n == 3 || n == 4) && letter
 }
 
 func nextIsWord(s string) bool {
