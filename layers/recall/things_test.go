@@ -395,6 +395,9 @@ func TestUnknownThings(t *testing.T) {
 		{"Do ReportWorker and CheckerCache share a supervisor?", nil},
 		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry"}},
 		{"Why does ReportWorker write its results to CheckerCache?", []string{"ReportWorker with CheckerCache"}},
+		{"How does ReportWorker clear out CheckerCache entries?", []string{"ReportWorker with CheckerCache"}},
+		{"Which clause of ReportWorker picks up the CheckerCache broadcasts?", []string{"ReportWorker with CheckerCache"}},
+		{"How does ReportWorker handle LookupCache.fetch errors?", nil},
 		{"How does ReportWorker report its timing to LookupCache.fetch?", nil},
 		// Not where two records side by side name one each, nor where
 		// one long record names the two far apart.
