@@ -579,7 +579,55 @@ func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []str
 			errs = append(errs, q)
 		}
 	}
+	for _, e := range toldErrors(strings.Fields(withoutFences(query))) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(e, o) }) && !ix.heldSideBySide(e, tok) {
+			errs = append(errs, e)
+		}
+	}
 	return errs
+}
+
+// Errors told in words. A question may tell an error without quoting it
+// whole: "esbuild couldn't resolve `highlight.js/lib/core`", "it could
+// not find priv/scripts/tail_wrapper.sh". Output that printed it holds
+// the verb and the name side by side (Could not resolve "js/app.js");
+// memory that holds them only apart never saw that failure (four sets
+// asked what we changed when esbuild could not resolve highlight.js's
+// core, which it always found).
+
+// cannotWords open an error told in words, before its verb.
+var cannotWords = [][]string{{"couldn't"}, {"couldn’t"}, {"could", "not"}, {"can't"}, {"can’t"}, {"cannot"}, {"unable", "to"}, {"failed", "to"}}
+
+// errorVerbs are what a program failed to do with a name.
+var errorVerbs = []string{"compile", "connect", "decode", "fetch", "find", "import", "load", "locate", "open", "parse", "reach", "read", "resolve"}
+
+// toldErrors gives the errors a question tells in words, each its verb
+// and the name it failed on ("resolve highlight.js/lib/core"): a word
+// of not being able, one of errorVerbs, then a name of code or a path,
+// quoted or not.
+func toldErrors(fields []string) []string {
+	low := make([]string, len(fields))
+	for i, f := range fields {
+		low[i] = strings.ToLower(f)
+	}
+	var out []string
+	for i := range fields {
+		for _, c := range cannotWords {
+			v := i + len(c)
+			if v+1 >= len(fields) || !slices.Equal(low[i:v], c) || strings.ContainsAny(fields[v-1], ".,;?!") {
+				continue
+			}
+			verb := low[v]
+			if !slices.Contains(errorVerbs, verb) {
+				continue
+			}
+			name := strings.Trim(strings.TrimRight(fields[v+1], ".,;:?!"), "`'\"“”‘’()[]{}")
+			if _, ok := codeNameOf(name); ok || strings.ContainsAny(name, "/.") && len(name) > 3 {
+				out = append(out, verb+" "+name)
+			}
+		}
+	}
+	return out
 }
 
 // quoted gives the texts a question quotes, outside fenced blocks, in

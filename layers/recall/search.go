@@ -1991,7 +1991,7 @@ func (ix *Index) heldWithSigil(sigil byte, word string, tok *tokenizer) bool {
 // other field. never30 asked when a :reopen action was added, which
 // memory never names.
 func sigilOf(f string) byte {
-	if f = strings.TrimLeft(f, "([{\"'“‘"); len(f) > 2 && (f[0] == ':' || f[0] == '@') && unicode.IsLetter(rune(f[1])) {
+	if f = strings.TrimLeft(f, "([{\"'“‘`"); len(f) > 2 && (f[0] == ':' || f[0] == '@') && unicode.IsLetter(rune(f[1])) {
 		return f[0]
 	}
 	return 0

@@ -513,6 +513,9 @@ func TestSwitches(t *testing.T) {
 		{"Why is the lookup cache in Postgres rather than ETS?", nil},
 		{"When did we add a :reopen action to the checker?", []string{"reopen"}},
 		{"Where is the :close action of the checker?", nil},
+		// An atom in backticks is written with its sigil all the same.
+		{"Why was the `:close` action of the checker renamed to `:report`?", []string{"report"}},
+		{"Where is the `:close` action of the checker?", nil},
 	})
 }
 
@@ -816,5 +819,23 @@ func TestChangeToPlainWordsNeverWritten(t *testing.T) {
 		{"How does the report worker poll the file?", nil},
 		{"Why did we switch the renderer to streaming?", nil},
 		{"The script turned out to be missing; what did we switch it to?", nil},
+	})
+}
+
+// TestErrorsToldInWords: an error a question tells in words, its verb and
+// the name it failed on, is held where output printed them side by side,
+// not where memory names the thing elsewhere.
+func TestErrorsToldInWords(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The esbuild bundler builds assets/js."),
+		bash("node assets/build.js", 1, `✘ [ERROR] Could not resolve "js/report.js"`),
+		edit("assets/js/report.js", `+1 -0 import core from "charts.js/lib/core"`))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"why couldn't esbuild resolve js/report.js?", nil},
+		{"node assets/build.js failed: could not resolve `js/report.js`. What was wrong?", nil},
+		{"esbuild couldn't resolve `charts.js/lib/core` after the install; what did we change?", []string{"resolve charts.js/lib/core"}},
+		{"Why was the bundler unable to load charts.js/lib/core?", []string{"load charts.js/lib/core"}},
+		{"what couldn't the bundler resolve?", nil},
 	})
 }
