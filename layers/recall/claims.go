@@ -1724,6 +1724,55 @@ type addition struct {
 // addVerbs say that something was added.
 var addVerbs = []string{"add", "added", "adding", "adds"}
 
+// mendVerbs say that something was fixed or quietened with what was
+// added: "we silenced the false positive with a @dialyzer attribute in
+// otel_helpers.ex" (four sets asked of such an attribute, which memory
+// never wrote; the warning went when the code changed).
+var mendVerbs = []string{"fix", "fixed", "silence", "silenced", "silencing", "suppress", "suppressed", "suppressing"}
+
+// mendedWith gives where "with" or "using" follows a verb of mending at
+// i, within editReach words and its clause ("fixed it with", "silenced
+// the warning on X with"), or -1.
+func mendedWith(fields []string, i int) int {
+	for k := i + 1; k < len(fields) && k <= i+editReach; k++ {
+		if w := strings.ToLower(fields[k]); w == "with" || w == "using" {
+			return k
+		}
+		if strings.ContainsAny(fields[k], ".,;?!—") {
+			break
+		}
+	}
+	return -1
+}
+
+// mendedIn reads a mending told after its file ("the false positive in
+// otel_helpers.ex — we silenced it with a @dialyzer attribute"): the
+// file named with "in" a few words before the verb at i, when no file
+// follows what "with" gives.
+func mendedIn(fields []string, i int) (addition, bool) {
+	with := mendedWith(fields, i)
+	if with < 0 {
+		return addition{}, false
+	}
+	end := with + 1
+	for end < len(fields) && end <= with+addedBefore+2 && !strings.ContainsAny(strings.ReplaceAll(fields[end-1], "...", ""), ".,;?!—") {
+		if w := strings.ToLower(fields[end]); w == "in" || w == "to" || w == "into" {
+			return addition{}, false // its file follows
+		}
+		end++
+	}
+	for k := i - 1; k >= max(1, i-editReach); k-- {
+		w := codeWord(fields[k])
+		if strings.EqualFold(fields[k-1], "in") && fileName(lastPathPart(w)) {
+			if words := addedWords(fields[with+1 : end]); len(words) > 0 {
+				return addition{file: editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, words: words}, true
+			}
+			break
+		}
+	}
+	return addition{}, false
+}
+
 // addedKinds are words that say what kind of thing was added, not which
 // (an action, a clause): memory's edit need not hold them.
 var addedKinds = []string{"action", "actions", "attribute", "attributes", "block", "call", "calls", "case", "check",
@@ -1742,13 +1791,25 @@ const addedBefore = 4
 func addedThings(fields []string) []addition {
 	var out []addition
 	for i, f := range fields {
-		if !slices.Contains(addVerbs, strings.ToLower(codeWord(f))) {
+		mended := slices.Contains(mendVerbs, strings.ToLower(codeWord(f)))
+		if mended {
+			// "silenced the warning with @dialyzer nowarn_function
+			// in otel_helpers.ex": what was added follows "with".
+			if a, ok := mendedIn(fields, i); ok {
+				out = append(out, a)
+				continue
+			}
+			i = mendedWith(fields, i)
+		} else if !slices.Contains(addVerbs, strings.ToLower(codeWord(f))) {
+			i = -1
+		}
+		if i < 0 {
 			continue
 		}
 		for k := i + 2; k < len(fields) && k <= i+editReach; k++ {
 			prep := strings.ToLower(fields[k-1])
 			if prep != "to" && prep != "in" && prep != "into" {
-				if strings.ContainsAny(fields[k-1], ".?!;") {
+				if strings.ContainsAny(strings.ReplaceAll(fields[k-1], "...", ""), ".?!;") {
 					break
 				}
 				continue
@@ -1771,21 +1832,27 @@ func addedThings(fields []string) []addition {
 				}
 				told = fields[j : i-1]
 			}
-			var words []string
-			for _, g := range told {
-				t := strings.ToLower(strings.Trim(codeWord(g), ":@"))
-				if len(t) < 3 || isStop(t) || slices.Contains(addedKinds, t) || strings.ContainsAny(g, "()") {
-					continue
-				}
-				words = append(words, t)
-			}
-			if len(words) > 0 {
+			if words := addedWords(told); len(words) > 0 {
 				out = append(out, addition{file: editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, words: words})
 			}
 			break
 		}
 	}
 	return out
+}
+
+// addedWords gives the words of what was added as told, lower case,
+// without its sigils, its stop words and the words of its kind.
+func addedWords(told []string) []string {
+	var words []string
+	for _, g := range told {
+		t := strings.ToLower(strings.Trim(codeWord(g), ":@"))
+		if len(t) < 3 || isStop(t) || slices.Contains(addedKinds, t) || strings.ContainsAny(g, "()") {
+			continue
+		}
+		words = append(words, t)
+	}
+	return words
 }
 
 // holdsAddition reports whether memory holds a's words in its edits of

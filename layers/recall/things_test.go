@@ -69,6 +69,7 @@ func TestUnknownThings(t *testing.T) {
 		say("The registry sweeps every 15s with a 90 second TTL; @debounce_ms 500 and :timer.minutes(2) for the report."),
 		say("The report shows at most 40 lines; its pool size is 12, and it listens on port 4100."),
 		say("The layout links priv/static/assets/report.css."),
+		say("Dialyzer's docs show @dialyzer {:nowarn_function, lookup: 1} for a false warning."),
 		say(`Added the "Open report" button to the dashboard.`),
 		say("Moved the script to priv/scripts/build_report.sh; lib/report/checker_view.ex renders it."),
 		bash("rm lib/report/old_report.ex", 0, ""),
@@ -428,6 +429,11 @@ func TestUnknownThings(t *testing.T) {
 		{"show me the @limit we added to checker_view.ex", nil},
 		{"When we added the @limit to checker_view.ex, what was it?", nil},
 		{"We added a render function to lib/report/checker_view.ex, right?", nil},
+		// So is what a fix was made with.
+		{"We silenced the lookup warning with @dialyzer {:nowarn_function, ...} in checker_view.ex, right?", []string{"dialyzer nowarn_function added to checker_view.ex"}},
+		{"The lookup warning in checker_view.ex — we fixed it with a nowarn attribute, right?", []string{"nowarn added to checker_view.ex"}},
+		{"The lookup warning in checker_view.ex — we fixed it with the @limit, right?", nil},
+		{"we fixed the lookups with a limit in checker_view.ex?", nil},
 		// A module told in its words is its file; a command said to be
 		// run is held where memory holds its program and subcommand
 		// side by side.
