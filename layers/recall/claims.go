@@ -1453,6 +1453,16 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.work+" with "+c.flag)
 		}
 	}
+	for _, topic := range pushedTopics(fields) {
+		if !ix.holdsTopicPush(topic, tok) {
+			unknown = append(unknown, strings.Join(topic, " ")+" branch pushed")
+		}
+	}
+	for _, c := range prioritiesOf(fields) {
+		if !ix.holdsPriority(c) {
+			unknown = append(unknown, c.work+" at P"+string(c.p))
+		}
+	}
 	for _, n := range toolsRun(fields, tok) {
 		if !ix.holdsRun(n, tok) {
 			unknown = append(unknown, n.as+" run")
@@ -1762,10 +1772,9 @@ func mendedIn(fields []string, i int) (addition, bool) {
 		end++
 	}
 	for k := i - 1; k >= max(1, i-editReach); k-- {
-		w := codeWord(fields[k])
-		if strings.EqualFold(fields[k-1], "in") && fileName(lastPathPart(w)) {
+		if file, ok := editedName(fields[k]); ok && strings.EqualFold(fields[k-1], "in") {
 			if words := addedWords(fields[with+1 : end]); len(words) > 0 {
-				return addition{file: editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, words: words}, true
+				return addition{file: file, words: words}, true
 			}
 			break
 		}
@@ -1814,8 +1823,8 @@ func addedThings(fields []string) []addition {
 				}
 				continue
 			}
-			w := codeWord(fields[k])
-			if !fileName(lastPathPart(w)) {
+			file, ok := editedName(fields[k])
+			if !ok {
 				continue
 			}
 			told := fields[i+1 : k-1]
@@ -1832,13 +1841,32 @@ func addedThings(fields []string) []addition {
 				}
 				told = fields[j : i-1]
 			}
-			if words := addedWords(told); len(words) > 0 {
-				out = append(out, addition{file: editedThing{as: w, file: strings.ToLower(lastPathPart(w))}, words: words})
+			if words := append(addedWords(told), addedFor(fields, k)...); len(words) > 0 {
+				out = append(out, addition{file: file, words: words})
 			}
 			break
 		}
 	}
 	return out
+}
+
+// addedFor gives the names of code a question says what was added to
+// the file at k was for ("the handle_info we added to ProjectReviewLive
+// for the session_activity broadcasts"), which the addition names too.
+func addedFor(fields []string, k int) []string {
+	if k+1 >= len(fields) || !strings.EqualFold(fields[k+1], "for") || strings.ContainsAny(fields[k], ",;?!") {
+		return nil
+	}
+	var names []string
+	for _, g := range fields[k+2 : min(len(fields), k+2+addedBefore)] {
+		if n, ok := codeNameOf(codeWord(g)); ok && !strings.ContainsAny(n.as, "./") {
+			names = append(names, strings.ToLower(n.as))
+		}
+		if strings.ContainsAny(g, ".,;?!") {
+			break
+		}
+	}
+	return names
 }
 
 // addedWords gives the words of what was added as told, lower case,
@@ -2658,6 +2686,102 @@ func pushedBranches(fields []string) []connection {
 	return out
 }
 
+// A branch may be told by its work ("when we pushed the OpenTelemetry
+// tracing branch"). Memory that saw it pushed holds a pushed branch on a
+// line with the work's words: the commit or the listing of its beads
+// ("feat: add OpenTelemetry bootstrap (spotter-4te.1)"); memory whose
+// pushed branches never share a line with them never saw it (two sets
+// asked what GitHub printed when the tracing branch was pushed; the
+// tracing session never pushed).
+
+// branchKinds are the words that say what kind of branch it was, not
+// whose work: "the first push of each new worktree branch".
+var branchKinds = []string{"brand", "brand-new", "current", "each", "epic", "feature", "first", "fresh", "local", "main", "master",
+	"new", "release", "remote", "same", "that", "this", "work", "working", "worktree"}
+
+// pushedTopics gives the words a question tells a pushed branch by,
+// between a verb of pushing and "branch": "OpenTelemetry tracing" for
+// "pushed the OpenTelemetry tracing branch"; none when a word names the
+// branch (judged by pushedBranches).
+func pushedTopics(fields []string) [][]string {
+	var out [][]string
+	for i, f := range fields {
+		if !slices.Contains(pushVerbs, strings.ToLower(codeWord(f))) {
+			continue
+		}
+		// The branch's words follow the verb and its article, none a
+		// stop word: not "pushing fail because the branch".
+		var topic []string
+		j := i + 1
+		if j < len(fields) && slices.Contains(placeArticles, strings.ToLower(fields[j])) {
+			j++
+		}
+		for ; j < len(fields) && j <= i+pushReach+2; j++ {
+			w := strings.ToLower(codeWord(fields[j]))
+			if w == "branch" {
+				if len(topic) > 0 {
+					out = append(out, topic)
+				}
+				break
+			}
+			if workName(w) || isStop(w) || strings.ContainsAny(fields[j], ".,;:?!") {
+				break
+			}
+			if !slices.Contains(branchKinds, w) {
+				topic = append(topic, w)
+			}
+		}
+	}
+	return out
+}
+
+// holdsTopicPush reports whether a branch memory saw pushed shares a
+// line with the topic's rarest word, or cannot tell: no push in memory,
+// or past claimScan records to read.
+func (ix *Index) holdsTopicPush(topic []string, tok *tokenizer) bool {
+	_, rarest := ix.phrase(termWords(strings.Join(topic, " "), tok))
+	if rarest == "" {
+		return true
+	}
+	var pushed []string
+	read := 0
+	for at, d := range ix.docsHoldingWith(tok.stem("push"), []string{tok.stem("bash")}) {
+		if read++; read > claimScan {
+			return true
+		}
+		f, _ := ix.l1Record(at, d)
+		if d.Layer != layerL1 || f.tool != "Bash" || !strings.HasPrefix(strings.TrimSpace(f.cmd), "git push") {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(f.cmd + " " + f.res)) {
+			if w = strings.Trim(w, "`'\"().,:;"); workName(w) && !slices.Contains(pushed, w) {
+				pushed = append(pushed, w)
+			}
+		}
+	}
+	if len(pushed) == 0 {
+		return true
+	}
+	for _, b := range pushed {
+		_, part := ix.phrase(termWords(b, tok)) // a bead of the branch (spotter-gqc.1) holds its parts, not it
+		if part == "" {
+			continue
+		}
+		read := 0
+		for at, d := range ix.docsHoldingWith(rarest, []string{part}) {
+			if read++; read > claimScan {
+				return true
+			}
+			for line := range strings.SplitSeq(strings.ToLower(ix.docText(at, d)), "\n") {
+				if strings.Contains(line, b) && slices.Contains(tok.terms(line), rarest) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // branchName reports whether w is written as a branch's name: words of
 // letters and digits joined by hyphens or slashes, at least one digit or
 // joiner in it, no file's extension.
@@ -2704,6 +2828,102 @@ func flagsForWork(fields []string) []flaggedWork {
 		out = append(out, flaggedWork{f, work})
 	}
 	return out
+}
+
+// Priorities. A question may give a piece of work's priority: "why was
+// spotter-fum.5 filed as a P1 bug". Memory that saw it holds the bead
+// with that priority: the command that filed it (--priority=1, its output
+// naming the bead) or a listing of it ("spotter-fum.5 … [● P1 · OPEN]");
+// memory whose records of the bead give another priority never saw it
+// (three sets asked why a bug filed at priority 3 was a P1).
+
+// workPriority is a priority (0–4) a question gives the work it names.
+type workPriority struct {
+	work string
+	p    byte
+}
+
+// prioritiesOf gives the priority a question's fields give the first
+// bead they name: "P1", "priority 1", "priority-1", "--priority=1".
+func prioritiesOf(fields []string) []workPriority {
+	work, p := "", byte(0)
+	for i, f := range fields {
+		w := strings.ToLower(codeWord(f))
+		switch {
+		case work == "" && workName(w) && strings.ContainsRune(w, '.'):
+			work = w
+		case p == 0:
+			p = priorityOf(w)
+			if p == 0 && (w == "priority" || w == "--priority") && i+1 < len(fields) {
+				if n := strings.ToLower(codeWord(fields[i+1])); len(n) == 1 && n[0] >= '0' && n[0] <= '4' {
+					p = n[0]
+				}
+			}
+		}
+	}
+	if work == "" || p == 0 {
+		return nil
+	}
+	return []workPriority{{work, p}}
+}
+
+// priorityOf gives the digit of a priority written in one word ("p1",
+// "priority-1", "--priority=1"), 0 for any other word.
+func priorityOf(w string) byte {
+	for _, pre := range []string{"p", "priority-", "priority=", "--priority=", "--priority"} {
+		if n, ok := strings.CutPrefix(w, pre); ok && len(n) == 1 && n[0] >= '0' && n[0] <= '4' {
+			return n[0]
+		}
+	}
+	return 0
+}
+
+// priorityReach is how many words after a bead a listing gives its
+// priority ("○ spotter-4te.6 · Add OTEL regression tests, edge-case
+// coverage, and runbook docs [● P1 · OPEN]").
+const priorityReach = 24
+
+// holdsPriority reports whether memory holds the work at that priority,
+// or holds no priority of it at all (then it cannot tell); work memory
+// never names is judged as a name, and work in more than claimScan
+// records is taken as held.
+func (ix *Index) holdsPriority(c workPriority) bool {
+	if ix.df(c.work) == 0 || ix.df(c.work) > claimScan {
+		return true
+	}
+	other := false
+	for at, d := range ix.docsHolding(c.work) {
+		if d.Layer != layerL1 {
+			continue
+		}
+		if f, _ := ix.l1Record(at, d); f.cmd != "" && strings.Contains(strings.ToLower(f.res), c.work) {
+			// The command that filed it, its output naming the bead.
+			for _, w := range strings.Fields(strings.ToLower(f.cmd)) {
+				if p := priorityOf(w); p != 0 {
+					if p == c.p {
+						return true
+					}
+					other = true
+				}
+			}
+		}
+		ws := strings.Fields(strings.ToLower(ix.docText(at, d)))
+		for i, w := range ws {
+			if strings.Trim(w, "`'\"()[],:;·") != c.work {
+				continue
+			}
+			for _, v := range ws[i+1 : min(len(ws), i+1+priorityReach)] {
+				if p := priorityOf(strings.Trim(v, "`'\"()[],:;·●")); p != 0 {
+					if p == c.p {
+						return true
+					}
+					other = true
+					break
+				}
+			}
+		}
+	}
+	return !other
 }
 
 // workName reports whether w names a branch or a bead: a branch's name

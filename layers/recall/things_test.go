@@ -429,6 +429,10 @@ func TestUnknownThings(t *testing.T) {
 		{"show me the @limit we added to checker_view.ex", nil},
 		{"When we added the @limit to checker_view.ex, what was it?", nil},
 		{"We added a render function to lib/report/checker_view.ex, right?", nil},
+		// A module is its file, and what the addition was for is
+		// named in it too.
+		{"What render clause did we add to CheckerView for the old_report links?", []string{"render old_report added to CheckerView"}},
+		{"What render clause did we add to CheckerView for the handle_lookup calls?", nil},
 		// So is what a fix was made with.
 		{"We silenced the lookup warning with @dialyzer {:nowarn_function, ...} in checker_view.ex, right?", []string{"dialyzer nowarn_function added to checker_view.ex"}},
 		{"The lookup warning in checker_view.ex — we fixed it with a nowarn attribute, right?", []string{"nowarn added to checker_view.ex"}},
@@ -540,6 +544,8 @@ func TestRemovalsOfToolsAndPushes(t *testing.T) {
 		map[string]any{"ts": "2026-02-11T10:00:02Z", "k": "tool", "tool": "Write", "file": "README.md", "diff": "+2 -0 ## Checks\n- **dialyzer** for type checking"},
 		edit("lib/report_live.ex", "+0 -2 -def handle_lookup(x), do: x"),
 		bash("git push --set-upstream origin feature-a1 2>&1", 0, "branch 'feature-a1' set up to track 'origin/feature-a1'."),
+		bash(`git commit -m "feat: lookup caching (feature-a1.2)"`, 0, ""),
+		say("Listing: feature-b2 adds the checker tracing"),
 		say("The lookup table already exists when the test restarts it, so each test names its own."))
 	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
 	wantUnknown(t, m.open(), []unknownCase{
@@ -550,6 +556,11 @@ func TestRemovalsOfToolsAndPushes(t *testing.T) {
 		{"Why was the handle_lookup removed from ReportLive?", nil},
 		{"What did git print when we pushed the feature-a1 branch?", nil},
 		{"What did git print when we pushed the feature-b2 branch?", []string{"git push with feature-b2"}},
+		// A branch told by its work is one pushed on a line with its words.
+		{"What did git print when we pushed the lookup caching branch?", nil},
+		{"What did git print when we pushed the checker tracing branch?", []string{"checker tracing branch pushed"}},
+		{"Why did the first push of each new worktree branch fail?", nil},
+		{"In which sessions did pushing fail because the branch had no upstream?", nil},
 		{"How did we fix the 'table already exists' crash in the lookups?", nil},
 		{"How did we fix the 'index already exists' crash in the lookups?", []string{"index already exists"}},
 	})
@@ -843,5 +854,23 @@ func TestErrorsToldInWords(t *testing.T) {
 		{"esbuild couldn't resolve `charts.js/lib/core` after the install; what did we change?", []string{"resolve charts.js/lib/core"}},
 		{"Why was the bundler unable to load charts.js/lib/core?", []string{"load charts.js/lib/core"}},
 		{"what couldn't the bundler resolve?", nil},
+	})
+}
+
+// TestWorkPriorities: a bead's priority is held where the command that
+// filed it or a listing of it gives that priority; a bead memory never
+// gives a priority is not judged.
+func TestWorkPriorities(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash(`bd create --title="lookups drop the report ids" --type=bug --priority=3`, 0, "✓ Created issue: report-abc.5"),
+		bash("bd list --status=open", 0, "○ report-abc.6 · Add lookup docs and a runbook for the report [● P1 · OPEN]"),
+		say("Closed report-abc.7 after the lookups passed."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why was report-abc.5 filed as a P1 bug?", []string{"report-abc.5 at P1"}},
+		{"why was report-abc.5 filed at priority 3?", nil},
+		{"why is report-abc.6 a P1?", nil},
+		{"why is report-abc.6 at priority-2?", []string{"report-abc.6 at P2"}},
+		{"why was report-abc.7 a P1?", nil},
 	})
 }
