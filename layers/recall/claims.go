@@ -1734,6 +1734,12 @@ type addition struct {
 // addVerbs say that something was added.
 var addVerbs = []string{"add", "added", "adding", "adds"}
 
+// registerVerbs say that something was added under a name or an event
+// ("registered notify-session-end.sh under the SessionEnd event in
+// hooks.json"): what was added follows them, never before "we register"
+// ("which hook event did we register in hooks.json" asks which).
+var registerVerbs = []string{"register", "registered", "registering", "registers"}
+
 // mendVerbs say that something was fixed or quietened with what was
 // added: "we silenced the false positive with a @dialyzer attribute in
 // otel_helpers.ex" (four sets asked of such an attribute, which memory
@@ -1785,8 +1791,8 @@ func mendedIn(fields []string, i int) (addition, bool) {
 // addedKinds are words that say what kind of thing was added, not which
 // (an action, a clause): memory's edit need not hold them.
 var addedKinds = []string{"action", "actions", "attribute", "attributes", "block", "call", "calls", "case", "check",
-	"checks", "clause", "clauses", "column", "columns", "config", "constant", "field", "fields", "function",
-	"functions", "guard", "handler", "handlers", "helper", "helpers", "line", "lines", "new", "option", "options",
+	"checks", "clause", "clauses", "column", "columns", "config", "constant", "entry", "entries", "event", "events", "field", "fields", "function",
+	"functions", "guard", "handler", "handlers", "helper", "helpers", "hook", "hooks", "line", "lines", "new", "option", "options",
 	"relationship", "setting", "small", "test", "tests", "extra", "little", "separate", "another", "own"}
 
 // addedBefore is how many words before "we added" what was added may be
@@ -1809,7 +1815,7 @@ func addedThings(fields []string) []addition {
 				continue
 			}
 			i = mendedWith(fields, i)
-		} else if !slices.Contains(addVerbs, strings.ToLower(codeWord(f))) {
+		} else if v := strings.ToLower(codeWord(f)); !slices.Contains(addVerbs, v) && !slices.Contains(registerVerbs, v) {
 			i = -1
 		}
 		if i < 0 {
@@ -1818,7 +1824,7 @@ func addedThings(fields []string) []addition {
 		for k := i + 2; k < len(fields) && k <= i+editReach; k++ {
 			prep := strings.ToLower(fields[k-1])
 			if prep != "to" && prep != "in" && prep != "into" {
-				if strings.ContainsAny(strings.ReplaceAll(fields[k-1], "...", ""), ".?!;") {
+				if f := strings.ReplaceAll(fields[k-1], "...", ""); f != "" && strings.ContainsAny(f[len(f)-1:], ".?!;") {
 					break
 				}
 				continue
@@ -1828,7 +1834,7 @@ func addedThings(fields []string) []addition {
 				continue
 			}
 			told := fields[i+1 : k-1]
-			if len(told) == 0 && i >= 2 && slices.Contains([]string{"we", "i", "you"}, strings.ToLower(fields[i-1])) {
+			if len(told) == 0 && i >= 2 && slices.Contains([]string{"we", "i", "you"}, strings.ToLower(fields[i-1])) && slices.Contains(addVerbs, strings.ToLower(codeWord(fields[i]))) {
 				// "the :reopen action we added to annotation.ex":
 				// what was added comes before, after its article
 				// and within its clause.

@@ -70,6 +70,7 @@ func TestUnknownThings(t *testing.T) {
 		say("The report shows at most 40 lines; its pool size is 12, and it listens on port 4100."),
 		say("The layout links priv/static/assets/report.css."),
 		say("Dialyzer's docs show @dialyzer {:nowarn_function, lookup: 1} for a false warning."),
+		say("The plan names a ReportEnd event for the checker."),
 		say(`Added the "Open report" button to the dashboard.`),
 		say("Moved the script to priv/scripts/build_report.sh; lib/report/checker_view.ex renders it."),
 		bash("rm lib/report/old_report.ex", 0, ""),
@@ -429,6 +430,10 @@ func TestUnknownThings(t *testing.T) {
 		{"show me the @limit we added to checker_view.ex", nil},
 		{"When we added the @limit to checker_view.ex, what was it?", nil},
 		{"We added a render function to lib/report/checker_view.ex, right?", nil},
+		// What was registered under an event is what was added, a
+		// file's name among its words.
+		{"Why did we register build_report.sh under the ReportEnd event in lib/report/checker_view.ex?", []string{"build_report.sh reportend added to lib/report/checker_view.ex"}},
+		{"Which script did we register in checker_view.ex for the report?", nil},
 		// A module is its file, and what the addition was for is
 		// named in it too.
 		{"What render clause did we add to CheckerView for the old_report links?", []string{"render old_report added to CheckerView"}},
