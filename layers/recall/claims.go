@@ -2020,6 +2020,9 @@ var connectVerbs = []string{
 	"update", "updated", "updates", "use", "used", "uses", "using", "wire", "wired", "wrap", "wrapped", "wraps", "write", "writes",
 }
 
+// emittedThings are what a part of the code emits for observing it.
+var emittedThings = []string{"metric", "metrics", "span", "spans"}
+
 // failVerbs say that a part of the code failed; they link it to the
 // error it failed with ("ReviewTokenStore crashed on restart with an
 // ArgumentError"), which memory that saw the failure holds beside it, in
@@ -2053,7 +2056,7 @@ const connectReach = 12
 // code or told in its words (ix.toldName).
 func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 	var names []codeName
-	var at []int
+	var at, emitted []int
 	var verbs, nots, fails []int
 	nameEnd := -1 // where the last name ends
 	for i := 0; i < len(fields); i++ {
@@ -2061,6 +2064,21 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 		if n, ok := codeNameOf(w); ok {
 			names = append(names, n)
 			at = append(at, i)
+			nameEnd = i
+			continue
+		}
+		// A span or a metric is what a part of the code emits, linked
+		// to it as a name is ("what span names does the tail worker
+		// emit"): nine never-happened questions asked what spans the
+		// transcript tail worker emits, which was never traced.
+		if slices.Contains(emittedThings, strings.ToLower(strings.Trim(w, "`"))) {
+			one := strings.TrimSuffix(strings.ToLower(w), "s")
+			names = append(names, codeName{as: one, forms: []string{one}, whole: true})
+			at = append(at, i)
+			emitted = append(emitted, len(names)-1)
+			if i+1 < len(fields) && slices.Contains([]string{"name", "names"}, strings.ToLower(fields[i+1])) {
+				i++ // "span names wraps": the verb's subject ends here
+			}
 			nameEnd = i
 			continue
 		}
@@ -2087,6 +2105,14 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 		}
 	}
 	var out []connection
+	for _, e := range emitted {
+		// Asked first, the verb after its subject: "what span names
+		// does TranscriptTailWorker emit".
+		if j := e + 1; j < len(names) && at[j]-at[e] <= 4 && slices.ContainsFunc(verbs, func(v int) bool { return v > at[j] && v <= at[j]+4 }) &&
+			slices.ContainsFunc(fields[at[e]+1:at[j]], func(f string) bool { return slices.Contains(auxiliaries, strings.ToLower(f)) }) {
+			out = append(out, connection{names[e], names[j]})
+		}
+	}
 	for i := range names {
 		for j := i + 1; j < len(names); j++ {
 			if at[j]-at[i] > connectReach || names[i].forms[0] == names[j].forms[0] {

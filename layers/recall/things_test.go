@@ -49,6 +49,7 @@ func TestUnknownThings(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		say("ReportWorker debounces its writes and calls LookupCache.fetch on every flush."),
+		say("CheckerChannel wraps each join in a span and a metric."),
 		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
 		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
 		say("The build script checks the type of every checker report."),
@@ -395,9 +396,14 @@ func TestUnknownThings(t *testing.T) {
 		{"Why does ReportWorker call CheckerCache after each flush?", []string{"ReportWorker with CheckerCache"}},
 		{"Where does ReportWorker call LookupCache.fetch?", nil},
 		{"Do ReportWorker and CheckerCache share a supervisor?", nil},
-		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry"}},
+		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry", "ReportWorker with span"}},
 		{"Why does ReportWorker write its results to CheckerCache?", []string{"ReportWorker with CheckerCache"}},
 		{"How does ReportWorker clear out CheckerCache entries?", []string{"ReportWorker with CheckerCache"}},
+		// A span is linked to what emits it, asked first or not.
+		{"What span names does ReportWorker emit on each flush?", []string{"span with ReportWorker"}},
+		{"what span name wraps each flush in ReportWorker?", []string{"span with ReportWorker"}},
+		{"Which span does CheckerChannel emit on join?", nil},
+		{"Why does CheckerChannel emit a metric on join?", nil},
 		{"Which clause of ReportWorker picks up the CheckerCache broadcasts?", []string{"ReportWorker with CheckerCache"}},
 		{"How does ReportWorker handle LookupCache.fetch errors?", nil},
 		{"How does ReportWorker report its timing to LookupCache.fetch?", nil},
@@ -405,7 +411,7 @@ func TestUnknownThings(t *testing.T) {
 		// one long record names the two far apart.
 		{"How does ReportMailer push to DigestQueue?", []string{"ReportMailer with DigestQueue"}},
 		{"Where does ReportWorker enqueue CheckerCache jobs?", []string{"ReportWorker with CheckerCache"}},
-		{"How does ReportWorker create OpenTelemetry spans?", []string{"ReportWorker with OpenTelemetry"}},
+		{"How does ReportWorker create OpenTelemetry spans?", []string{"ReportWorker with OpenTelemetry", "ReportWorker with span"}},
 		{"Why does the ReportMailer test use plain DigestQueue instead of CheckerCache?", []string{"ReportMailer with DigestQueue"}},
 		// What a name is used instead of is not said to be used.
 		{"Why does ReportWorker use LookupCache.fetch instead of CheckerCache?", nil},
