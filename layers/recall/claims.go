@@ -2113,6 +2113,36 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 			out = append(out, connection{names[e], names[j]})
 		}
 	}
+	// One run as another, over a third: "running the transcript tail
+	// workers as Oban jobs rather than supervised GenServers" (five sets
+	// asked it; the workers were always GenServers).
+	for k, f := range fields {
+		if !strings.EqualFold(f, "as") {
+			continue
+		}
+		before := -1 // the last name before "as", a few words back
+		for n, p := range at {
+			if p < k && p >= k-6 {
+				before = n
+			}
+		}
+		if before < 0 {
+			continue
+		}
+		for p := k + 1; p < min(len(fields), k+4); p++ {
+			b, ok := switchName(fields, p)
+			if !ok {
+				continue
+			}
+			if slices.ContainsFunc(fields[p+1:min(len(fields), p+5)], func(g string) bool {
+				g = strings.ToLower(g)
+				return g == "rather" || g == "instead"
+			}) {
+				out = append(out, connection{names[before], b})
+			}
+			break
+		}
+	}
 	for i := range names {
 		for j := i + 1; j < len(names); j++ {
 			if at[j]-at[i] > connectReach || names[i].forms[0] == names[j].forms[0] {

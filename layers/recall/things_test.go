@@ -50,6 +50,7 @@ func TestUnknownThings(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		say("ReportWorker debounces its writes and calls LookupCache.fetch on every flush."),
 		say("CheckerChannel wraps each join in a span and a metric."),
+		say("EnrichLookups runs as an Oban job."),
 		say("We render the transcript view with a theme switch and cache session lookups in ETS."),
 		say("The hook ingestion endpoint validates its token; the mode is dark red on errors."),
 		say("The build script checks the type of every checker report."),
@@ -399,6 +400,10 @@ func TestUnknownThings(t *testing.T) {
 		{"How does ReportWorker emit OpenTelemetry spans on each flush?", []string{"ReportWorker with OpenTelemetry", "ReportWorker with span"}},
 		{"Why does ReportWorker write its results to CheckerCache?", []string{"ReportWorker with CheckerCache"}},
 		{"How does ReportWorker clear out CheckerCache entries?", []string{"ReportWorker with CheckerCache"}},
+		// One run as another over a third is held where the two are
+		// named together.
+		{"Why do we run ReportWorker as Oban jobs rather than tasks?", []string{"ReportWorker with Oban"}},
+		{"Why do we run EnrichLookups as an Oban job rather than a Task?", nil},
 		// A span is linked to what emits it, asked first or not.
 		{"What span names does ReportWorker emit on each flush?", []string{"span with ReportWorker"}},
 		{"what span name wraps each flush in ReportWorker?", []string{"span with ReportWorker"}},
