@@ -124,12 +124,14 @@ func TestUpdateIsStableAndKeepsAttachments(t *testing.T) {
 
 func TestRuleStatement(t *testing.T) {
 	cases := map[string]string{
-		"From now on, always run gofmt before committing.":  "Always run gofmt before committing.",
-		"fix the bug. Never push to main without a review!": "Never push to main without a review.",
-		"remember that the API is versioned under /v2":      "The API is versioned under /v2.",
-		"it always fails on CI":                             "",
-		"please don't touch the generated files in gen/":    "Don't touch the generated files in gen/.",
-		"<command-name>/clear</command-name> always":        "",
+		"From now on, always run gofmt before committing.":                           "Always run gofmt before committing.",
+		"fix the bug. Never push to main without a review!":                          "Never push to main without a review.",
+		"remember that the API is versioned under /v2":                               "The API is versioned under /v2.",
+		"it always fails on CI":                                                      "",
+		"please don't touch the generated files in gen/":                             "Don't touch the generated files in gen/.",
+		"<command-name>/clear</command-name> always":                                 "",
+		"when the build broke in files we never touched, what did I tell you to do?": "",
+		"never push to main, ok?":                                                    "Never push to main, ok.",
 	}
 	for in, want := range cases {
 		got := strings.Join(PromptRules(in), " | ")

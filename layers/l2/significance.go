@@ -146,11 +146,15 @@ func RuleStatements(text string) []string {
 	var out []string
 	for _, sent := range sentences(text) {
 		sent = stripJoiner(sent)
-		if !ruleStarts(sent) && !ruleMarkerWords.match(sent) {
+		if !ruleStarts(sent) && (!ruleMarkerWords.match(sent) || strings.HasSuffix(sent, "?")) {
+			// A question states no rule, whatever its clauses say
+			// ("… in files we never touched, what did I tell you
+			// to do?"); an imperative may end with one ("never push
+			// to main, ok?").
 			continue
 		}
 		r := strings.TrimSpace(stripRuleLead(sent))
-		r = strings.TrimRight(r, " .!")
+		r = strings.TrimRight(r, " .!?")
 		if utf8.RuneCountInString(r) < 8 {
 			continue
 		}
