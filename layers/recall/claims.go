@@ -1682,12 +1682,14 @@ func snakeOf(w string) string {
 	return strings.ToLower(strings.Join(camelWords(w), "_"))
 }
 
-// holdsEdit reports whether memory holds e changed, or cannot tell: the
-// file is not one of the project's that memory names as a file (a
-// module of a dependency, a name memory never gives a record of), or
-// more than claimScan records name it. Memory holds it changed when a
+// holdsEdit reports whether memory holds e changed, or cannot tell: a
+// module that is not one of the project's files memory names (one of a
+// dependency, one told in words memory gives no record of), or a file
+// named in more than claimScan records. Memory holds it changed when a
 // tool record edits or writes it, or a command naming it rewrites,
-// moves or commits it.
+// moves or commits it. A file named by its name that memory only names
+// (in a listing, in prose) was never seen changed: never36 asked what we
+// changed in pre-tool-capture.sh, which memory only lists.
 func (ix *Index) holdsEdit(e editedThing, tok *tokenizer) bool {
 	term := ix.fileTerm(e, tok)
 	if term == "" || ix.df(term) > claimScan {
@@ -1713,7 +1715,7 @@ func (ix *Index) holdsEdit(e editedThing, tok *tokenizer) bool {
 			}
 		}
 	}
-	return !seen
+	return !seen && e.module
 }
 
 // Additions. A question may say what was added to a file: "we added a
@@ -2360,7 +2362,7 @@ func switches(fields []string) []connection {
 				}
 			}
 		case (w == "instead" || w == "rather") && i+1 < len(low) && (low[i+1] == "of" || low[i+1] == "than") &&
-			slices.ContainsFunc(low[:i], func(v string) bool { return slices.Contains(switchVerbs, v) }):
+			slices.ContainsFunc(low[:i], func(v string) bool { return slices.Contains(switchVerbs, v) || slices.Contains(storeVerbs, v) }):
 			// Said of a switch ("changed it to keep X instead of Y"),
 			// not of a choice ("the test uses X instead of Y").
 			// The new thing is named just before, in the same clause.
@@ -2371,7 +2373,9 @@ func switches(fields []string) []connection {
 				}
 				b, _ = switchName(fields, j)
 			}
-			a, _ := nameIn(i+2, i+2+3)
+			// The old thing may follow its own verb: "instead of
+			// keeping it in ETS".
+			a, _ := nameIn(i+2, i+2+4)
 			add(a, b)
 		}
 	}
