@@ -2010,7 +2010,8 @@ type connection struct{ a, b codeName }
 var connectVerbs = []string{
 	"attach", "attached", "attaches", "broadcast", "broadcasts", "cache", "cached", "caches",
 	"call", "called", "calling", "calls", "clear", "cleared", "clears", "create", "created", "creates", "emit", "emits", "emitted",
-	"evict", "evicted", "evicts", "handle", "handled", "handles", "pick", "picked", "picks", "purge", "purged", "purges",
+	"evict", "evicted", "evicts", "handle", "handled", "handles", "include", "included", "includes", "inject", "injected", "injects",
+	"pick", "picked", "picks", "purge", "purged", "purges",
 	"receive", "received", "receives",
 	"enqueue", "enqueued", "enqueues", "feed", "feeds", "hand", "hands",
 	"import", "imported", "imports", "insert", "inserted", "inserts", "invalidate", "invalidates", "invoke", "invokes", "log", "logged", "logs",

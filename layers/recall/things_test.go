@@ -405,6 +405,7 @@ func TestUnknownThings(t *testing.T) {
 		// named together.
 		{"Why do we run ReportWorker as Oban jobs rather than tasks?", []string{"ReportWorker with Oban"}},
 		{"Why do we run EnrichLookups as an Oban job rather than a Task?", nil},
+		{"How does ReportWorker include CheckerCache results in its flush?", []string{"ReportWorker with CheckerCache"}},
 		// A span is linked to what emits it, asked first or not.
 		{"What span names does ReportWorker emit on each flush?", []string{"span with ReportWorker"}},
 		{"what span name wraps each flush in ReportWorker?", []string{"span with ReportWorker"}},
