@@ -121,7 +121,7 @@ func inflects(w, base string) bool {
 // names (sharding, encryption, deployment).
 var (
 	verbEndings    = []string{"s", "es", "d", "ed", "ing"}
-	doingEndings   = []string{"ing", "ion", "ment"}
+	doingEndings   = []string{"ing", "ion", "ment", "ation"}
 	endings        = []string{"", "s", "es", "d", "ed", "ing", "er", "ers"}
 	doubledEndings = []string{"ed", "ing", "er"}
 	droppedEndings = []struct {

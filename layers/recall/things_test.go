@@ -202,6 +202,7 @@ func TestUnknownThings(t *testing.T) {
 		// The verb names what a listed doing does.
 		{"Why did we encrypt the checker report?", []string{"encrypt"}},
 		{"When did we start encrypting the session lookups?", []string{"encrypting"}},
+		{"Why did we virtualize the checker report's rows?", []string{"virtualize"}},
 		{"How did we shard the session lookups?", []string{"shard"}},
 		// A practice of version control is a thing.
 		{"When we rebased the build script's branch, what conflicted?", []string{"rebased"}},
