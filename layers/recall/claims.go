@@ -1807,18 +1807,19 @@ const addedBefore = 4
 // we added to annotation.ex").
 func addedThings(fields []string) []addition {
 	var out []addition
-	for i, f := range fields {
-		mended := slices.Contains(mendVerbs, strings.ToLower(codeWord(f)))
-		if mended {
+	for verb, f := range fields {
+		i := -1 // what was added is told after fields[i]
+		switch v := strings.ToLower(codeWord(f)); {
+		case slices.Contains(mendVerbs, v):
 			// "silenced the warning with @dialyzer nowarn_function
 			// in otel_helpers.ex": what was added follows "with".
-			if a, ok := mendedIn(fields, i); ok {
+			if a, ok := mendedIn(fields, verb); ok {
 				out = append(out, a)
 				continue
 			}
-			i = mendedWith(fields, i)
-		} else if v := strings.ToLower(codeWord(f)); !slices.Contains(addVerbs, v) && !slices.Contains(registerVerbs, v) {
-			i = -1
+			i = mendedWith(fields, verb)
+		case slices.Contains(addVerbs, v) || slices.Contains(registerVerbs, v):
+			i = verb
 		}
 		if i < 0 {
 			continue
@@ -1836,7 +1837,7 @@ func addedThings(fields []string) []addition {
 				continue
 			}
 			told := fields[i+1 : k-1]
-			if len(told) == 0 && i >= 2 && slices.Contains([]string{"we", "i", "you"}, strings.ToLower(fields[i-1])) && slices.Contains(addVerbs, strings.ToLower(codeWord(fields[i]))) {
+			if len(told) == 0 && i == verb && i >= 2 && slices.Contains([]string{"we", "i", "you"}, strings.ToLower(fields[i-1])) && slices.Contains(addVerbs, strings.ToLower(codeWord(f))) {
 				// "the :reopen action we added to annotation.ex":
 				// what was added comes before, after its article
 				// and within its clause.
@@ -2817,7 +2818,7 @@ func (ix *Index) holdsTopicPush(topic []string, tok *tokenizer) bool {
 			return true
 		}
 		f, _ := ix.l1Record(at, d)
-		if d.Layer != layerL1 || f.tool != "Bash" || !strings.HasPrefix(strings.TrimSpace(f.cmd), "git push") {
+		if d.Layer != layerL1 || f.tool != "Bash" || !strings.Contains(f.cmd, "git push") {
 			continue
 		}
 		for _, w := range strings.Fields(strings.ToLower(f.cmd + " " + f.res)) {
