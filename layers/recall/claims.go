@@ -2027,6 +2027,12 @@ var connectVerbs = []string{
 // emittedThings are what a part of the code emits for observing it.
 var emittedThings = []string{"metric", "metrics", "span", "spans"}
 
+// frontedReach is how many words may stand between a thing asked first
+// and the name emitting it, and between that name (a told one is three
+// words) and its verb: "what span names does the transcript tail worker
+// emit".
+const frontedReach = 4
+
 // failVerbs say that a part of the code failed; they link it to the
 // error it failed with ("ReviewTokenStore crashed on restart with an
 // ArgumentError"), which memory that saw the failure holds beside it, in
@@ -2112,7 +2118,7 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 	for _, e := range emitted {
 		// Asked first, the verb after its subject: "what span names
 		// does TranscriptTailWorker emit".
-		if j := e + 1; j < len(names) && at[j]-at[e] <= 4 && slices.ContainsFunc(verbs, func(v int) bool { return v > at[j] && v <= at[j]+4 }) &&
+		if j := e + 1; j < len(names) && at[j]-at[e] <= frontedReach && slices.ContainsFunc(verbs, func(v int) bool { return v > at[j] && v <= at[j]+frontedReach }) &&
 			slices.ContainsFunc(fields[at[e]+1:at[j]], func(f string) bool { return slices.Contains(auxiliaries, strings.ToLower(f)) }) {
 			out = append(out, connection{names[e], names[j]})
 		}
@@ -2835,9 +2841,9 @@ func (ix *Index) holdsTopicPush(topic []string, tok *tokenizer) bool {
 		if part == "" {
 			continue
 		}
-		read := 0
+		scanned := 0 // records read for this branch
 		for at, d := range ix.docsHoldingWith(rarest, []string{part}) {
-			if read++; read > claimScan {
+			if scanned++; scanned > claimScan {
 				return true
 			}
 			for line := range strings.SplitSeq(strings.ToLower(ix.docText(at, d)), "\n") {
