@@ -1341,3 +1341,23 @@ func TestWorkBeforeTheCompactionSummary(t *testing.T) {
 		group(map[string]any{"ts": "2026-02-11T10:00:01Z", "k": "compact", "text": summary}))...)
 	m.wantFirst(map[string]int{"how does the tail worker avoid re-importing the transcript after every appended line?": 13})
 }
+
+// TestBlockKeywordsAreNoWords: a question telling a block of code by its
+// keywords ("do...end") asks about the block, not about every record that
+// says something ended.
+func TestBlockKeywordsAreNoWords(t *testing.T) {
+	m := newMemory(t)
+	recs := append(filler(10), edit("scripts/notify-session-end.sh", "+4 -0 # Sends POST to the session-end endpoint when a session has ended.\n# Source the trace helper; fails silently at the end if the endpoint is down."))
+	recs = append(recs, filler(10)...)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(recs,
+		say("The helper broke: its do block is passed as an argument to with_span, which expects a function, so it became a macro."))...)
+	for _, q := range []string{
+		"why did the span helper for the endpoints break when used with a do...end block?",
+		"the span helper for the endpoints didn't accept a do/end block at first. why?",
+	} {
+		hits := m.search(q, Options{Max: 3})
+		if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "with_span") {
+			t.Errorf("%q: first answer %+v, want the do block's account", q, hits)
+		}
+	}
+}

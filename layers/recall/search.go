@@ -214,7 +214,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	tok := newTokenizer()
 	var origs, wholes []string
 	seen := map[string]bool{}
-	tok.each(withoutChat(query), func(t string) {
+	tok.each(withoutBlockEnd(withoutChat(query)), func(t string) {
 		switch {
 		case seen[t]:
 		case tok.whole:
@@ -1472,6 +1472,29 @@ func inRun(run, word string) bool {
 // chatWords are the abbreviations of chat, which name nothing however
 // they are written ("What's the TL;DR of the epic?").
 var chatWords = []string{"afaik", "aka", "asap", "btw", "eg", "eta", "fyi", "ie", "iirc", "imho", "imo", "lgtm", "ok", "ptal", "tbd", "tl;dr", "tldr"}
+
+// blockSyntax are the ways a question writes a block of code by its
+// keywords: its "end" is no word of what is asked, and in a project whose
+// sessions end it matched every session-end record (six questions asked
+// about the span helper's do...end block; four missed at the first
+// answer).
+var blockSyntax = []string{"do...end", "do…end", "do..end", "do/end", "do-end"}
+
+// withoutBlockEnd gives query with a block told by its keywords
+// ("do...end") written as its opening word.
+func withoutBlockEnd(query string) string {
+	fields := strings.Fields(query)
+	changed := false
+	for i, f := range fields {
+		if slices.Contains(blockSyntax, strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !isWordRune(r) }))) {
+			fields[i], changed = "do", true
+		}
+	}
+	if !changed {
+		return query
+	}
+	return strings.Join(fields, " ")
+}
 
 // withoutChat gives query without its chat abbreviations ("TL;DR",
 // "FYI"), which are no words to search for.
