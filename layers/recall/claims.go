@@ -2918,7 +2918,10 @@ type workPriority struct {
 }
 
 // prioritiesOf gives the priority a question's fields give the first
-// bead they name: "P1", "priority 1", "priority-1", "--priority=1".
+// numbered bead they name (an epic's task: spotter-fum.5; an epic's own
+// name is a branch's too, and is left to the other claims): "P1",
+// "priority 1", "priority-1", "--priority=1". One at most, in a slice as
+// the other claims give theirs.
 func prioritiesOf(fields []string) []workPriority {
 	work, p := "", byte(0)
 	for i, f := range fields {
