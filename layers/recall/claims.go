@@ -1744,7 +1744,7 @@ var registerVerbs = []string{"register", "registered", "registering", "registers
 
 // mendVerbs say that something was fixed or quietened with what was
 // added: "we silenced the false positive with a @dialyzer attribute in
-// otel_helpers.ex" (four sets asked of such an attribute, which memory
+// otel_helpers.ex" (two sets asked of such an attribute, which memory
 // never wrote; the warning went when the code changed).
 var mendVerbs = []string{"fix", "fixed", "silence", "silenced", "silencing", "suppress", "suppressed", "suppressing"}
 
@@ -2124,7 +2124,7 @@ func (ix *Index) connections(fields []string, tok *tokenizer) []connection {
 		}
 	}
 	// One run as another, over a third: "running the transcript tail
-	// workers as Oban jobs rather than supervised GenServers" (five sets
+	// workers as Oban jobs rather than supervised GenServers" (four sets
 	// asked it; the workers were always GenServers).
 	for k, f := range fields {
 		if !strings.EqualFold(f, "as") {
@@ -2817,23 +2817,19 @@ func (ix *Index) holdsTopicPush(topic []string, tok *tokenizer) bool {
 	if rarest == "" {
 		return true
 	}
+	// The branches memory saw pushed: those a git push command or its
+	// output names (past claimScan records it cannot tell).
 	var pushed []string
-	read := 0
-	for at, d := range ix.docsHoldingWith(tok.stem("push"), []string{tok.stem("bash")}) {
-		if read++; read > claimScan {
-			return true
-		}
-		f, _ := ix.l1Record(at, d)
-		if d.Layer != layerL1 || f.tool != "Bash" || !strings.Contains(f.cmd, "git push") {
-			continue
-		}
-		for _, w := range strings.Fields(strings.ToLower(f.cmd + " " + f.res)) {
-			if w = strings.Trim(w, "`'\"().,:;"); workName(w) && !slices.Contains(pushed, w) {
-				pushed = append(pushed, w)
+	if ix.commandHolds(tok.stem("push"), tok, nil, func(f l1Fields) bool {
+		if strings.Contains(f.cmd, "git push") {
+			for _, w := range strings.Fields(strings.ToLower(f.cmd + " " + f.res)) {
+				if w = strings.Trim(w, "`'\"().,:;"); workName(w) && !slices.Contains(pushed, w) {
+					pushed = append(pushed, w)
+				}
 			}
 		}
-	}
-	if len(pushed) == 0 {
+		return false
+	}) || len(pushed) == 0 {
 		return true
 	}
 	for _, b := range pushed {
@@ -2909,7 +2905,7 @@ func flagsForWork(fields []string) []flaggedWork {
 // with that priority: the command that filed it (--priority=1, its output
 // naming the bead) or a listing of it ("spotter-fum.5 … [● P1 · OPEN]");
 // memory whose records of the bead give another priority never saw it
-// (three sets asked why a bug filed at priority 3 was a P1).
+// (two sets asked why a bug filed at priority 3 was a P1).
 
 // workPriority is a priority (0–4) a question gives the work it names.
 type workPriority struct {
@@ -2932,9 +2928,7 @@ func prioritiesOf(fields []string) []workPriority {
 		case p == 0:
 			p = priorityOf(w)
 			if p == 0 && (w == "priority" || w == "--priority") && i+1 < len(fields) {
-				if n := strings.ToLower(codeWord(fields[i+1])); len(n) == 1 && n[0] >= '0' && n[0] <= '4' {
-					p = n[0]
-				}
+				p = priorityOf("p" + codeWord(fields[i+1])) // "priority 1"
 			}
 		}
 	}

@@ -1347,17 +1347,11 @@ func TestWorkBeforeTheCompactionSummary(t *testing.T) {
 // says something ended.
 func TestBlockKeywordsAreNoWords(t *testing.T) {
 	m := newMemory(t)
-	recs := append(filler(10), edit("scripts/notify-session-end.sh", "+4 -0 # Sends POST to the session-end endpoint when a session has ended.\n# Source the trace helper; fails silently at the end if the endpoint is down."))
-	recs = append(recs, filler(10)...)
-	m.l1("2026-02-11_1000_aaaa1111", false, append(recs,
-		say("The helper broke: its do block is passed as an argument to with_span, which expects a function, so it became a macro."))...)
-	for _, q := range []string{
-		"why did the span helper for the endpoints break when used with a do...end block?",
-		"the span helper for the endpoints didn't accept a do/end block at first. why?",
-	} {
-		hits := m.search(q, Options{Max: 3})
-		if len(hits) == 0 || !strings.Contains(hits[0].Snippet, "with_span") {
-			t.Errorf("%q: first answer %+v, want the do block's account", q, hits)
-		}
-	}
+	m.l1("2026-02-11_1000_aaaa1111", false, apart(10,
+		group(edit("scripts/notify-session-end.sh", "+4 -0 # Sends POST to the session-end endpoint when a session has ended.\n# Source the trace helper; fails silently at the end if the endpoint is down.")),
+		group(say("The helper broke: its do block is passed as an argument to with_span, which expects a function, so it became a macro.")))...)
+	m.wantFirst(map[string]int{
+		"why did the span helper for the endpoints break when used with a do...end block?": 22,
+		"the span helper for the endpoints didn't accept a do/end block at first. why?":    22,
+	})
 }

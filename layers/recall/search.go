@@ -214,7 +214,7 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 	tok := newTokenizer()
 	var origs, wholes []string
 	seen := map[string]bool{}
-	tok.each(withoutBlockEnd(withoutChat(query)), func(t string) {
+	tok.each(searchText(query), func(t string) {
 		switch {
 		case seen[t]:
 		case tok.whole:
@@ -1480,33 +1480,33 @@ var chatWords = []string{"afaik", "aka", "asap", "btw", "eg", "eta", "fyi", "ie"
 // answer).
 var blockSyntax = []string{"do...end", "do…end", "do..end", "do/end", "do-end"}
 
-// withoutBlockEnd gives query with a block told by its keywords
-// ("do...end") written as its opening word.
-func withoutBlockEnd(query string) string {
-	fields := strings.Fields(query)
-	changed := false
-	for i, f := range fields {
-		if slices.Contains(blockSyntax, strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !isWordRune(r) }))) {
-			fields[i], changed = "do", true
-		}
-	}
-	if !changed {
-		return query
-	}
-	return strings.Join(fields, " ")
-}
-
 // withoutChat gives query without its chat abbreviations ("TL;DR",
 // "FYI"), which are no words to search for.
-func withoutChat(query string) string {
+func withoutChat(query string) string { return rewriteFields(query, false) }
+
+// searchText gives the text Search reads query's terms from: without its
+// chat abbreviations, and with a block told by its keywords ("do...end")
+// written as its opening word, in one pass over its words.
+func searchText(query string) string { return rewriteFields(query, true) }
+
+// rewriteFields gives query without its chat words and, with blocks, its
+// blocks told by their keywords as "do"; query itself when neither is in
+// it.
+func rewriteFields(query string, blocks bool) string {
 	fields := strings.Fields(query)
 	kept := make([]string, 0, len(fields))
+	changed := false
 	for _, f := range fields {
-		if !slices.Contains(chatWords, strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !isWordRune(r) }))) {
+		switch w := strings.ToLower(strings.TrimFunc(f, func(r rune) bool { return !isWordRune(r) })); {
+		case slices.Contains(chatWords, w):
+			changed = true
+		case blocks && slices.Contains(blockSyntax, w):
+			kept, changed = append(kept, "do"), true
+		default:
 			kept = append(kept, f)
 		}
 	}
-	if len(kept) == len(fields) {
+	if !changed {
 		return query
 	}
 	return strings.Join(kept, " ")
