@@ -129,8 +129,11 @@ type Index struct {
 	// thousands of chains into it cost a prompt milliseconds.
 	current    map[string][]srcRef
 	allCurrent bool
-	// chains are the indexed parts of each file, in order.
-	chains map[string]*chain
+	// chains are the indexed parts of each file, in order. With
+	// baseOnly, only the files later segments hold are chained; any other
+	// is the base segment's alone, and chainOf makes its chain when asked.
+	chains   map[string]*chain
+	baseOnly bool
 	// chainStore holds the chains, allocated at once (chain): a large
 	// memory has thousands; sourceCount is how many sources there are.
 	chainStore  []chain
@@ -148,8 +151,9 @@ type Index struct {
 	pending []pendingRead
 	// open holds the L1 files snippets were read from; dfs the document
 	// frequencies looked up.
-	open map[string]*os.File
-	dfs  map[string]int
+	open    map[string]*os.File
+	lineBuf []byte // readLine's
+	dfs     map[string]int
 	// intent is what the query being answered asks for, exchanges the
 	// sessions' exchanges read while answering it.
 	intent    intent
@@ -190,7 +194,6 @@ func Open(l memdir.Layout, session string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix.decodeSources()
 	if err := ix.resolve(dirs, session); err != nil {
 		ix.Close()
 		return nil, err
@@ -203,7 +206,6 @@ func Open(l memdir.Layout, session string) (*Index, error) {
 		if ix, err = openSegments(l); err != nil {
 			return nil, err
 		}
-		ix.decodeSources()
 		if err := ix.resolve(dirs, session); err != nil {
 			ix.Close()
 			return nil, err
@@ -220,8 +222,8 @@ func Open(l memdir.Layout, session string) (*Index, error) {
 // everything, when the folders changed since the index was written; the
 // growth of the given session's L1 file otherwise.
 func (ix *Index) resolve(dirs, session string) error {
-	ix.chain()
-	if len(ix.segs) > 0 && dirs == ix.dirs {
+	if len(ix.segs) > 0 && dirs == ix.indexedDirs() {
+		ix.chainUpdates()
 		ix.keepAll()
 		// The folder is as indexed, so a session none of whose files is
 		// indexed has none yet (a prompt's first turn): listing thousands
@@ -231,12 +233,26 @@ func (ix *Index) resolve(dirs, session string) error {
 		}
 		return nil
 	}
+	ix.chain()
 	files, err := listFiles(ix.l)
 	if err != nil {
 		return err
 	}
 	ix.check(files, true)
 	return nil
+}
+
+// indexedDirs gives the folders' state the newest segment recorded.
+func (ix *Index) indexedDirs() string {
+	for si := len(ix.segs) - 1; si >= 0; si-- {
+		s := ix.segs[si]
+		for i := s.nSources - 1; i >= 0; i-- {
+			if s.sourceName(i) == dirsSource {
+				return s.source(i).Stamp
+			}
+		}
+	}
+	return ""
 }
 
 // sessionL1 finds the L1 file of a session by id or base (without one,
@@ -470,41 +486,7 @@ func (ix *Index) chainWhere(want func(name string) bool) {
 			if n := s.sourceName(i); want != nil && n != dirsSource && !want(n) {
 				continue
 			}
-			src := s.source(i)
-			ref := srcRef{si, i}
-			if src.Name == dirsSource {
-				ix.dirs = src.Stamp
-				continue
-			}
-			c := ix.chains[src.Name]
-			l1 := strings.HasSuffix(src.Name, ".l1.jsonl")
-			switch {
-			case c == nil:
-				if len(ix.chainStore) < cap(ix.chainStore) {
-					ix.chainStore = append(ix.chainStore, chain{})
-					c = &ix.chainStore[len(ix.chainStore)-1]
-					c.refs = c.first[:0]
-				} else {
-					c = &chain{}
-				}
-				ix.chains[src.Name] = c
-			case !l1 || src.From == 0:
-				for _, r := range c.refs {
-					ix.hide(r)
-				}
-				c.refs = nil
-			case src.From != c.end:
-				// A part that does not continue the file: never written so,
-				// but a damaged chain is searched only as far as it holds.
-				ix.hide(ref)
-				ix.rebuild = true
-				continue
-			}
-			c.refs = append(c.refs, ref)
-			c.end, c.line, c.tail, c.stamp = src.To, src.NextLine, src.Tail, src.Stamp
-			if !l1 && strings.HasSuffix(src.Name, ".l2.json") {
-				ix.latest = max(ix.latest, int64(src.Tail))
-			}
+			ix.link(srcRef{si, i})
 		}
 	}
 	if len(ix.segs) > maxSegments {
@@ -512,13 +494,100 @@ func (ix *Index) chainWhere(want func(name string) bool) {
 	}
 }
 
-// decodeSources decodes the sources of every segment: a query walks them.
-func (ix *Index) decodeSources() {
-	for _, s := range ix.segs {
-		if s.sources == nil {
-			s.decodeSources()
+// link adds a source to the chain of its file; sources are linked in the
+// order of the segments.
+func (ix *Index) link(ref srcRef) {
+	src := ix.segs[ref.seg].source(ref.src)
+	if src.Name == dirsSource {
+		ix.dirs = strings.Clone(src.Stamp) // Update compares it once the index is closed
+		return
+	}
+	c := ix.chains[src.Name]
+	l1 := strings.HasSuffix(src.Name, ".l1.jsonl")
+	switch {
+	case c == nil:
+		if len(ix.chainStore) < cap(ix.chainStore) {
+			ix.chainStore = append(ix.chainStore, chain{})
+			c = &ix.chainStore[len(ix.chainStore)-1]
+			c.refs = c.first[:0]
+		} else {
+			c = &chain{}
+		}
+		ix.chains[src.Name] = c
+	case !l1 || src.From == 0:
+		for _, r := range c.refs {
+			ix.hide(r)
+		}
+		c.refs = nil
+	case src.From != c.end:
+		// A part that does not continue the file: never written so,
+		// but a damaged chain is searched only as far as it holds.
+		ix.hide(ref)
+		ix.rebuild = true
+		return
+	}
+	c.refs = append(c.refs, ref)
+	c.end, c.line, c.tail, c.stamp = src.To, src.NextLine, src.Tail, src.Stamp
+	if !l1 && strings.HasSuffix(src.Name, ".l2.json") {
+		ix.latest = max(ix.latest, int64(src.Tail))
+	}
+}
+
+// chainUpdates is chain for a query on folders as indexed: only the files
+// the update segments hold are chained (with their parts in the base
+// segment), which is all that hides documents or makes a chain damaged;
+// the thousands the base segment alone holds are chained when asked
+// (chainOf). The project's latest activity is still read from every L2
+// file's source.
+func (ix *Index) chainUpdates() {
+	base := ix.segs[0]
+	for i := range base.nSources {
+		if strings.HasSuffix(base.sourceName(i), ".l2.json") {
+			ix.latest = max(ix.latest, int64(base.source(i).Tail))
 		}
 	}
+	// The base segment's part of each updated file first, then the
+	// updates in order, as chainWhere links them.
+	seen := map[string]bool{}
+	link := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			if i, ok := base.find(name); ok {
+				ix.link(srcRef{0, i})
+			}
+		}
+	}
+	link(dirsSource)
+	for _, s := range ix.segs[1:] {
+		for i := range s.nSources {
+			link(s.sourceName(i))
+		}
+	}
+	for si, s := range ix.segs[1:] {
+		for i := range s.nSources {
+			ix.link(srcRef{si + 1, i})
+		}
+	}
+	if len(ix.segs) > maxSegments {
+		ix.rebuild = true
+	}
+	ix.baseOnly = true
+}
+
+// chainOf gives the chain of a file, nil when none is indexed.
+func (ix *Index) chainOf(name string) *chain {
+	c, ok := ix.chains[name]
+	if ok || !ix.baseOnly {
+		return c
+	}
+	if i, found := ix.segs[0].find(name); found {
+		src := ix.segs[0].source(i)
+		c = &chain{end: src.To, line: src.NextLine, tail: src.Tail, stamp: src.Stamp}
+		c.first[0] = srcRef{0, i}
+		c.refs = c.first[:]
+	}
+	ix.chains[name] = c
+	return c
 }
 
 // keepAll takes every indexed source as current.
@@ -529,7 +598,7 @@ func (ix *Index) refs(name string) []srcRef {
 	if r, ok := ix.current[name]; ok {
 		return r
 	}
-	if c := ix.chains[name]; ix.allCurrent && c != nil {
+	if c := ix.chainOf(name); ix.allCurrent && c != nil {
 		return c.refs
 	}
 	return nil
@@ -538,6 +607,9 @@ func (ix *Index) refs(name string) []srcRef {
 // check compares files with their indexed versions; with all, files are
 // every memory file there is, and an indexed one not among them is gone.
 func (ix *Index) check(files []diskFile, all bool) {
+	if all && ix.baseOnly {
+		ix.reopenChains() // a file that is gone must be found among them all
+	}
 	if all {
 		clear(ix.current)
 		ix.allCurrent = false
@@ -546,7 +618,7 @@ func (ix *Index) check(files []diskFile, all bool) {
 	onDisk := map[string]bool{}
 	for _, f := range files {
 		onDisk[f.name] = true
-		c := ix.chains[f.name]
+		c := ix.chainOf(f.name)
 		switch {
 		case c == nil:
 			ix.pending = append(ix.pending, pendingRead{file: f, line: 1})
@@ -640,7 +712,6 @@ func (ix *Index) readPending(budget int64) error {
 	if err != nil {
 		return err
 	}
-	s.decodeSources()
 	ix.segs = append(ix.segs, s)
 	ix.hidden = append(ix.hidden, nil)
 	for i := range s.nSources {
@@ -837,7 +908,7 @@ func (ix *Index) reopenChains() {
 	for _, h := range ix.hidden {
 		clear(h)
 	}
-	ix.chains, ix.chainStore = nil, nil
+	ix.chains, ix.chainStore, ix.baseOnly = nil, nil, false
 	ix.dirs, ix.latest, ix.rebuild = "", 0, len(ix.segs) == 0
 	ix.chain()
 }

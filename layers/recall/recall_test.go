@@ -2,8 +2,10 @@ package recall
 
 import (
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -266,6 +268,68 @@ func TestHierarchyAndExpiry(t *testing.T) {
 	}
 }
 
+// TestHitsOutliveTheIndex: a mapped segment's strings are views of the
+// mapping (segment.bstr), and the hits a search gives are read after the
+// index is closed and the mapping gone: every string in them is a copy.
+// A view left in a hit makes this test crash reading it.
+func TestHitsOutliveTheIndex(t *testing.T) {
+	m := newMemory(t)
+	base := "2026-02-11_1000_aaaa1111"
+	m.l1(base, false, append(filler(1500),
+		prompt("make the sidebar show which panes are idle"),
+		say("Idle panes are marked by the heartbeat registry after 30 seconds."),
+		edit("lib/spotter/heartbeat.ex", "+12 -0 def idle?(pane)"))...)
+	m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: []l2.Exchange{
+		{ID: "x-1", Summary: "Idle pane detection in the sidebar", L1Range: [2]int{1501, 1503}, Concept: "c-panes", Significance: 0.6,
+			Created: "2026-02-11T10:00:00Z"},
+	}})
+	m.write(m.l.ConceptsFile(), l3.File{SchemaVersion: 1, Concepts: []l3.Concept{{ID: "c-panes", Name: "idle panes", Summary: "How idle panes are found", Exchanges: []string{"x-1"}}}})
+	if err := Build(m.l); err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := segmentFiles(Dir(m.l))
+	if fi, err := os.Stat(filepath.Join(Dir(m.l), segs[0])); err != nil || fi.Size() < 64<<10 {
+		t.Fatalf("the segment is too small to be mapped: %v %v", fi, err)
+	}
+	ix := m.openNow()
+	var hits []Hit
+	for _, q := range []string{"how are idle panes detected", "heartbeat registry", "idle panes sidebar exchange"} {
+		hits = append(hits, ix.Search(q, Options{Max: 10, Threshold: 0.01})...)
+	}
+	unknown := ix.Unknown("what did we change in lib/spotter/zeppelin_registry.ex")
+	ix.Close()
+	var layers []string
+	sum := 0
+	for _, h := range hits {
+		layers = append(layers, h.Layer)
+		for _, s := range append([]string{h.Layer, h.Kind, h.ID, h.Snippet, h.Text, h.Session, h.File, h.Time}, append(h.Excerpt, h.Further...)...) {
+			for i := range len(s) {
+				sum += int(s[i])
+			}
+		}
+		for _, r := range []*Ref{h.Exchange, h.Concept} {
+			if r != nil {
+				sum += len(r.ID + r.Text)
+			}
+		}
+	}
+	for _, w := range unknown {
+		for i := range len(w) {
+			sum += int(w[i])
+		}
+	}
+	exchanges := 0
+	for _, h := range hits {
+		if h.Exchange != nil {
+			exchanges++
+		}
+	}
+	if !slices.Contains(layers, "L1") || !slices.Contains(layers, "L3") || exchanges == 0 || len(unknown) == 0 {
+		t.Errorf("hits in %v, %d with their exchange, unknown words %q: the test reads too little", layers, exchanges, unknown)
+	}
+	t.Logf("%d hits read after Close (%d)", len(hits), sum)
+}
+
 // TestJoinedBuildIsTheSame: a build split between cores (each share in a
 // builder of its own, joined in order) writes the bytes one builder does.
 func TestJoinedBuildIsTheSame(t *testing.T) {
@@ -413,21 +477,63 @@ func TestGallop(t *testing.T) {
 	}
 }
 
-// TestRadixByDoc: postings come out sorted by document, those of one
-// document in the order they went in (the order their scores are added).
-func TestRadixByDoc(t *testing.T) {
+// TestMergePostings: the postings of several terms come out in document
+// order, a document's in the order of the terms (the order its scores are
+// added), without hidden documents, documents past the segment's end or,
+// from a damaged list, postings out of order.
+func TestMergePostings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, span := range []int{1, 100, 5000, 3 << 20, 1 << 31} {
-		ps := make([]hitPosting, 3000)
-		for i := range ps {
-			ps[i] = hitPosting{doc: uint32(rng.IntN(span)), term: uint32(i)}
+	type hit struct {
+		doc, term uint32
+		tf        float32
+	}
+	for _, span := range []int{1, 100, 5000, 3 << 20} {
+		const nDocs = 4000
+		var data []byte
+		var lists []postingList
+		var want []hit
+		for term := range uint32(12) {
+			docs := make([]uint32, rng.IntN(400))
+			for i := range docs {
+				docs[i] = uint32(rng.IntN(span))
+			}
+			slices.Sort(docs)
+			docs = slices.Compact(docs)
+			at := len(data) / postingSize
+			for _, d := range docs {
+				tf := float32(rng.IntN(100)) / 10
+				data = binary.LittleEndian.AppendUint32(data, d)
+				data = binary.LittleEndian.AppendUint32(data, math.Float32bits(tf))
+				if d < nDocs && d%7 != 3 {
+					want = append(want, hit{d, term, tf})
+				}
+			}
+			lists = append(lists, postingList{term: term, at: at, end: len(data) / postingSize})
 		}
-		want := slices.Clone(ps)
-		slices.SortStableFunc(want, func(a, b hitPosting) int { return cmp.Compare(a.doc, b.doc) })
-		got, _ := radixByDoc(ps, nil)
+		hidden := make(docSet, nDocs/64+1)
+		for d := 3; d < nDocs; d += 7 {
+			hidden.addRange(d, d+1)
+		}
+		slices.SortStableFunc(want, func(a, b hit) int { return cmp.Compare(a.doc, b.doc) })
+		s := &segment{data: data, nDocs: nDocs, nPost: len(data) / postingSize}
+		var got []hit
+		s.mergePostings(lists, hidden, func(d, term uint32, tf float32) { got = append(got, hit{d, term, tf}) })
 		if !slices.Equal(got, want) {
-			t.Fatalf("span %d: radix order differs from a stable sort", span)
+			t.Fatalf("span %d: %d postings merged, want %d in document and term order", span, len(got), len(want))
 		}
+	}
+	// A damaged list: its postings out of order are left out, the rest
+	// still come in document order.
+	var data []byte
+	for _, d := range []uint32{5, 9, 2, 11} {
+		data = binary.LittleEndian.AppendUint32(data, d)
+		data = binary.LittleEndian.AppendUint32(data, 0)
+	}
+	s := &segment{data: data, nDocs: 20, nPost: 4}
+	var got []uint32
+	s.mergePostings([]postingList{{at: 0, end: 4}}, nil, func(d, _ uint32, _ float32) { got = append(got, d) })
+	if !slices.Equal(got, []uint32{5, 9, 11}) {
+		t.Fatalf("damaged list merged as %v, want [5 9 11]", got)
 	}
 }
 

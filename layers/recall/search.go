@@ -332,7 +332,28 @@ func (ix *Index) Search(query string, opts Options) []Hit {
 			break
 		}
 	}
+	for i := range hits {
+		hits[i].detach()
+	}
 	return hits
+}
+
+// detach copies the strings of h, which may be views of the index's
+// mapped segments (see segment.bstr), so that h outlives the index.
+func (h *Hit) detach() {
+	for _, p := range []*string{&h.Layer, &h.Kind, &h.ID, &h.Snippet, &h.Text, &h.Session, &h.File, &h.Time} {
+		*p = strings.Clone(*p)
+	}
+	for _, ss := range [][]string{h.Excerpt, h.Further} {
+		for i := range ss {
+			ss[i] = strings.Clone(ss[i])
+		}
+	}
+	for _, r := range []*Ref{h.Exchange, h.Concept} {
+		if r != nil {
+			r.ID, r.Text = strings.Clone(r.ID), strings.Clone(r.Text)
+		}
+	}
 }
 
 // firstSynonyms gives the words a query word brings in from the
@@ -411,10 +432,10 @@ const commonPostings = 1 << 12
 // addScores adds the terms' scores to sc, and sets sc.common to the terms
 // too common to walk.
 //
-// The postings of the terms are gathered, in the order of the terms,
-// sorted by document (a stable radix sort, so that a document's scores
-// are added in the terms' order whatever the memory's size), and summed
-// into the sorted slots, merged with those of an earlier pass.
+// The postings of the terms are merged in document order, a document's in
+// the order of the terms (so that its scores are added in the same order
+// whatever the memory's size), and summed into the sorted slots, merged
+// with those of an earlier pass.
 func (ix *Index) addScores(sc *scored, qs []qterm) {
 	rare := 0
 	for _, q := range qs {
@@ -428,97 +449,112 @@ func (ix *Index) addScores(sc *scored, qs []qterm) {
 			sc.common = append(sc.common, q)
 		}
 	}
-	var ps, tmp []hitPosting
+	var lists []postingList
 	for si, s := range ix.segs {
-		hidden := ix.hidden[si]
-		type span struct{ qi, first, n int }
-		var spans []span
+		lists = lists[:0]
 		total := 0
 		for qi, q := range qs {
 			if rare > 0 && slices.Contains(sc.common, q) {
 				continue
 			}
 			if first, cnt, ok := s.term(q.term); ok {
-				spans = append(spans, span{qi, first, cnt})
+				lists = append(lists, postingList{term: uint32(qi), at: first, end: first + cnt})
 				total += cnt
 			}
 		}
-		ps = slices.Grow(ps[:0], total)
-		for _, sp := range spans {
-			qi, first, cnt := sp.qi, sp.first, sp.n
-			for p := first; p < first+cnt; p++ {
-				d, tf := s.posting(p)
-				if int(d) >= s.nDocs || hidden.has(d) {
-					continue
-				}
-				ps = append(ps, hitPosting{d, uint32(qi), tf})
-			}
-		}
-		if len(ps) == 0 {
+		if total == 0 {
 			continue
 		}
-		ps, tmp = radixByDoc(ps, tmp)
 		docs, slots := sc.docs[si], sc.slots[si]
-		nd := make([]uint32, 0, len(docs)+len(ps))
-		ns := make([]slot, 0, len(docs)+len(ps))
+		// At most this many; the capacity never written costs no memory.
+		nd := make([]uint32, 0, len(docs)+total)
+		ns := make([]slot, 0, len(docs)+total)
 		i := 0
-		for j := 0; j < len(ps); {
-			d := ps[j].doc
-			for i < len(docs) && docs[i] < d {
-				nd, ns = append(nd, docs[i]), append(ns, slots[i])
-				i++
+		s.mergePostings(lists, ix.hidden[si], func(d, term uint32, tf float32) {
+			if len(nd) == 0 || nd[len(nd)-1] != d {
+				for i < len(docs) && docs[i] < d {
+					nd, ns = append(nd, docs[i]), append(ns, slots[i])
+					i++
+				}
+				var sl slot
+				if i < len(docs) && docs[i] == d {
+					sl = slots[i]
+					i++
+				}
+				nd, ns = append(nd, d), append(ns, sl)
 			}
-			var sl slot
-			if i < len(docs) && docs[i] == d {
-				sl = slots[i]
-				i++
-			}
-			for ; j < len(ps) && ps[j].doc == d; j++ {
-				w, bit := qs[ps[j].term].weightBit()
-				sl.score += w * ps[j].tf
-				sl.match |= bit
-			}
-			nd, ns = append(nd, d), append(ns, sl)
+			w, bit := qs[term].weightBit()
+			sl := &ns[len(ns)-1]
+			sl.score += w * tf
+			sl.match |= bit
+		})
+		if len(nd) == 0 {
+			continue // every posting hidden
 		}
 		nd, ns = append(nd, docs[i:]...), append(ns, slots[i:]...)
 		sc.docs[si], sc.slots[si] = nd, ns
 	}
 }
 
-// hitPosting is a posting of a query term: its document, the term (an
-// index in the query's terms) and its weight.
-type hitPosting struct {
-	doc, term uint32
-	tf        float32
+// postingList is one term's postings in a segment, from at to end; term
+// is the term's index in the query's terms, doc the document at at.
+type postingList struct {
+	term, doc uint32
+	at, end   int
 }
 
-// radixByDoc sorts postings by document, keeping the order of equal
-// ones, 11 bits a pass; tmp is scratch space, returned for reuse.
-func radixByDoc(ps, tmp []hitPosting) ([]hitPosting, []hitPosting) {
-	const bits = 11
-	var most uint32
-	for _, p := range ps {
-		most = max(most, p.doc)
+// mergePostings gives visit the postings of lists in document order, a
+// document's in the order of their terms, leaving out hidden documents.
+// Each list is sorted by document: a heap of their heads reads each
+// posting once, where gathering and sorting them all allocated most of
+// what a query on a large memory did. A posting out of order (a damaged
+// segment) is left out.
+func (s *segment) mergePostings(lists []postingList, hidden docSet, visit func(doc, term uint32, tf float32)) {
+	h := lists[:0]
+	for _, l := range lists {
+		if l.at < l.end {
+			l.doc, _ = s.posting(l.at)
+			h = append(h, l)
+		}
 	}
-	tmp = slices.Grow(tmp[:0], len(ps))[:len(ps)]
-	var count [1 << bits]int
-	for shift := uint(0); shift == 0 || most>>shift != 0; shift += bits {
-		clear(count[:])
-		for _, p := range ps {
-			count[p.doc>>shift&(1<<bits-1)]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i], sum = sum, sum+c
-		}
-		for _, p := range ps {
-			k := p.doc >> shift & (1<<bits - 1)
-			tmp[count[k]] = p
-			count[k]++
-		}
-		ps, tmp = tmp, ps
+	less := func(a, b int) bool {
+		return h[a].doc < h[b].doc || h[a].doc == h[b].doc && h[a].term < h[b].term
 	}
-	return ps, tmp
+	down := func(i int) {
+		for {
+			m := i
+			if l := 2*i + 1; l < len(h) && less(l, m) {
+				m = l
+			}
+			if r := 2*i + 2; r < len(h) && less(r, m) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	last := int64(-1)
+	for len(h) > 0 {
+		top := &h[0]
+		d, tf := s.posting(top.at)
+		if int64(d) >= last && int(d) < s.nDocs && !hidden.has(d) {
+			visit(d, top.term, tf)
+			last = int64(d)
+		}
+		if top.at++; top.at < top.end {
+			top.doc, _ = s.posting(top.at)
+		} else {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
 }
 
 // weightBit gives what a term adds per unit of term weight, and its bit
@@ -1332,7 +1368,13 @@ func (ix *Index) feedback(units []unit, seen map[string]bool, n float64, tok *to
 // the things it names in lower case that memory never saw (things.go). A
 // question about a thing memory never saw has no answer in it, however
 // well its other words match; Search then answers nothing.
-func (ix *Index) Unknown(query string) []string { return ix.unknown(query, newTokenizer()) }
+func (ix *Index) Unknown(query string) []string {
+	words := ix.unknown(query, newTokenizer())
+	for i := range words {
+		words[i] = strings.Clone(words[i]) // see Hit.detach
+	}
+	return words
+}
 
 func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	fields := strings.Fields(query)

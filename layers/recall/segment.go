@@ -27,6 +27,7 @@ import (
 //	          (u32 each), words bytes (u32)
 //	sources   name off, len, stamp off, len, first doc, docs, first line,
 //	          next line (u32), from, to, tail (u64): ×sourceSize
+//	by name   the sources' numbers (u32) in the order of their names
 //	docs      line, line to, payload off, payload len (u32), layer, kind,
 //	          flags, thread (u8), off (u64), length, weight (f32), time (i64),
 //	          expires (u32): ×docSize; a source's documents follow each other
@@ -41,7 +42,7 @@ import (
 //
 // segMagic changes whenever the format or the tokens of the index change,
 // so that an index written by another version is built again.
-const segMagic = "memkeep-recall19\n"
+const segMagic = "memkeep-recall20\n"
 
 const (
 	segHeader   = len(segMagic) + 10*4
@@ -291,7 +292,7 @@ func (b *segmentBuilder) encode() []byte {
 		return uint32(off), uint32(len(s))
 	}
 	le := binary.LittleEndian
-	out := make([]byte, segHeader, segHeader+len(b.sources)*sourceSize+len(b.docs)*docSize+len(terms)*termSize+nPost*postingSize)
+	out := make([]byte, segHeader, segHeader+len(b.sources)*(sourceSize+4)+len(b.docs)*docSize+len(terms)*termSize+nPost*postingSize)
 	copy(out, segMagic)
 	flags := uint32(0)
 	if b.base {
@@ -314,6 +315,14 @@ func (b *segmentBuilder) encode() []byte {
 		out = le.AppendUint64(out, s.From)
 		out = le.AppendUint64(out, s.To)
 		out = le.AppendUint64(out, s.Tail)
+	}
+	byName := make([]uint32, len(b.sources))
+	for i := range byName {
+		byName[i] = uint32(i)
+	}
+	slices.SortStableFunc(byName, func(x, y uint32) int { return strings.Compare(b.sources[x].Name, b.sources[y].Name) })
+	for _, i := range byName {
+		out = le.AppendUint32(out, i)
 	}
 	for _, d := range b.docs {
 		po, pl := add(d.Payload)
@@ -390,17 +399,16 @@ func (b *segmentBuilder) encode() []byte {
 
 // segment is a decoded (mapped) segment.
 type segment struct {
-	data                            []byte
-	base                            bool
-	nSources, nDocs, nTerms, nPost  int
-	sourcesAt, docsAt, termsAt, pAt int
-	blobAt                          int
-	totalLength                     float64
-	nSamples, sampAt, sampBytesAt   int
-	words                           []byte // what an update's segment stemmed (appendStems)
-	sources                         []source
-	names                           string // the blob's start: the sources' names and stamps
-	name                            string // its file name, "" for one built in memory
+	data                           []byte
+	base                           bool
+	nSources, nDocs, nTerms, nPost int
+	sourcesAt, byNameAt, docsAt    int
+	termsAt, pAt                   int
+	blobAt                         int
+	totalLength                    float64
+	nSamples, sampAt, sampBytesAt  int
+	words                          []byte // what an update's segment stemmed (appendStems)
+	name                           string // its file name, "" for one built in memory
 }
 
 func decodeSegment(data []byte) (*segment, error) {
@@ -413,7 +421,8 @@ func decodeSegment(data []byte) (*segment, error) {
 	blobLen := h(5)
 	s.totalLength = float64(math.Float32frombits(uint32(h(6))))
 	s.sourcesAt = segHeader
-	s.docsAt = s.sourcesAt + s.nSources*sourceSize
+	s.byNameAt = s.sourcesAt + s.nSources*sourceSize
+	s.docsAt = s.byNameAt + s.nSources*4
 	s.termsAt = s.docsAt + s.nDocs*docSize
 	s.pAt = s.termsAt + s.nTerms*termSize
 	s.nSamples = h(7)
@@ -438,65 +447,52 @@ func decodeSegment(data []byte) (*segment, error) {
 	return s, nil
 }
 
-// decodeSources decodes every source, once: a query walks them all. The
-// sources' names and stamps are the start of the blob: copied in one
-// piece, each source's strings are slices of it, not thousands of
-// allocations.
-func (s *segment) decodeSources() {
-	le := binary.LittleEndian
-	end := 0
-	for i := range s.nSources {
-		b := s.data[s.sourcesAt+i*sourceSize:]
-		end = max(end, int(le.Uint32(b))+int(le.Uint32(b[4:])), int(le.Uint32(b[8:]))+int(le.Uint32(b[12:])))
-	}
-	s.names = string(s.data[s.blobAt : s.blobAt+min(end, len(s.data)-s.blobAt)])
-	s.sources = make([]source, s.nSources)
-	for i := range s.nSources {
-		s.sources[i] = s.decodeSource(i)
-	}
-}
+// A segment's strings (sources' names and stamps, payloads, terms) are
+// views of its bytes, never copies: a query reads thousands of sources
+// and hundreds of documents, and on a machine where a fresh page of
+// memory costs tens of microseconds, copying them cost a prompt several
+// milliseconds. A view of a mapped segment is valid only until the index
+// is closed; what leaves the index is copied first (Hit.detach).
 
-func (s *segment) str(off, n uint32) string {
-	if int(off)+int(n) > len(s.data)-s.blobAt {
-		return ""
-	}
-	return string(s.data[s.blobAt+int(off) : s.blobAt+int(off)+int(n)])
-}
-
-// source gives source i: decoded with the others when a query decoded
-// them all (decodeSources), else on its own.
+// source gives source i.
 func (s *segment) source(i int) source {
-	if s.sources == nil {
-		return s.decodeSource(i)
+	le := binary.LittleEndian
+	b := s.data[s.sourcesAt+i*sourceSize:]
+	return source{
+		Name: s.bstr(le.Uint32(b), le.Uint32(b[4:])), Stamp: s.bstr(le.Uint32(b[8:]), le.Uint32(b[12:])),
+		firstDoc: le.Uint32(b[16:]), docs: le.Uint32(b[20:]), Line: le.Uint32(b[24:]), NextLine: le.Uint32(b[28:]),
+		From: le.Uint64(b[32:]), To: le.Uint64(b[40:]), Tail: le.Uint64(b[48:]),
 	}
-	return s.sources[i]
 }
 
-// sourceName is source i's name, not copied: for comparisons only, valid
-// while the segment is mapped.
+// sourceName is source i's name.
 func (s *segment) sourceName(i int) string {
 	b := s.data[s.sourcesAt+i*sourceSize:]
 	le := binary.LittleEndian
 	return s.bstr(le.Uint32(b), le.Uint32(b[4:]))
 }
 
-func (s *segment) decodeSource(i int) source {
+// find gives the number of the first source named name, in the sources'
+// order by name: a prompt looks up a few of thousands, and a map of them
+// all cost more than its search.
+func (s *segment) find(name string) (int, bool) {
 	le := binary.LittleEndian
-	b := s.data[s.sourcesAt+i*sourceSize:]
-	name := func(off, n uint32) string {
-		if s.names == "" {
-			return s.str(off, n) // a copy: decodeSources has not run
+	at := func(k int) int { return int(le.Uint32(s.data[s.byNameAt+4*k:])) }
+	lo, hi := 0, s.nSources
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if i := at(m); i < s.nSources && s.sourceName(i) < name {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		if int(off)+int(n) > len(s.names) {
-			return ""
+	}
+	if lo < s.nSources {
+		if i := at(lo); i < s.nSources && s.sourceName(i) == name {
+			return i, true
 		}
-		return s.names[off : off+n]
 	}
-	return source{
-		Name: name(le.Uint32(b), le.Uint32(b[4:])), Stamp: name(le.Uint32(b[8:]), le.Uint32(b[12:])),
-		firstDoc: le.Uint32(b[16:]), docs: le.Uint32(b[20:]), Line: le.Uint32(b[24:]), NextLine: le.Uint32(b[28:]),
-		From: le.Uint64(b[32:]), To: le.Uint64(b[40:]), Tail: le.Uint64(b[48:]),
-	}
+	return 0, false
 }
 
 func (s *segment) doc(i int) doc {
@@ -504,7 +500,7 @@ func (s *segment) doc(i int) doc {
 	b := s.data[s.docsAt+i*docSize:]
 	return doc{
 		Line: le.Uint32(b), LineTo: le.Uint32(b[4:]),
-		Payload: s.str(le.Uint32(b[8:]), le.Uint32(b[12:])),
+		Payload: s.bstr(le.Uint32(b[8:]), le.Uint32(b[12:])),
 		Layer:   b[16], Kind: b[17], Flags: b[18], Thread: b[19],
 		Off:    le.Uint64(b[20:]),
 		Length: math.Float32frombits(le.Uint32(b[28:])), Weight: math.Float32frombits(le.Uint32(b[32:])),
@@ -583,7 +579,7 @@ func (s *segment) termAt(i int) string {
 	return s.bstr(binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]))
 }
 
-// bstr is str without a copy, for comparisons.
+// bstr gives a string of the blob: a view, valid while the segment is.
 func (s *segment) bstr(off, n uint32) string {
 	if int(off)+int(n) > len(s.data)-s.blobAt {
 		return ""

@@ -37,7 +37,12 @@ func (ix *Index) readLine(name string, off uint64) []byte {
 		return nil
 	}
 	var out []byte
-	buf := make([]byte, 16<<10)
+	// One buffer for every line a query reads: on the stack, its 16 KiB
+	// made the goroutine's stack grow, copied, twice over.
+	if ix.lineBuf == nil {
+		ix.lineBuf = make([]byte, 16<<10)
+	}
+	buf := ix.lineBuf
 	for len(out) < 4<<20 {
 		n, _ := f.ReadAt(buf, int64(off)+int64(len(out)))
 		if n == 0 {
