@@ -913,7 +913,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 	// lines that hold the question ("add the route" beside the router's
 	// edit, twenty lines after the exchange's best record).
 	slices.SortFunc(us, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
-	out := make([]unit, 0, len(us))
+	// In place: an answer kept is written at or before the one read.
+	out := us[:0]
 	for _, u := range us {
 		key := u.at
 		if u.exchange != nil {
