@@ -814,6 +814,7 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 	}
 	us := make([]unit, 0, len(cs))
 	byExchange := map[docRef]int{}
+	var nbs []docRef // neighbours' and following's, reused
 	for _, c := range cs {
 		s := ix.segs[c.at.seg]
 		d := s.doc(int(c.at.doc))
@@ -836,7 +837,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 			// Neighbours: the records around it in the same file.
 			best := 0.0
 			placeBits := bits(u.match)
-			for _, nb := range cv.neighbours(c.at.doc, d.Line) {
+			nbs = cv.neighbours(nbs[:0], c.at.doc, d.Line)
+			for _, nb := range nbs {
 				nsl := sc.at(nb)
 				v := float64(nsl.score)
 				best = max(best, v)
@@ -859,7 +861,8 @@ func (ix *Index) units(sc scored, qs []qterm, origs []string, n int) []unit {
 			// next lines are part of the answer's window, shown after the
 			// lines that match. One of them that holds the question's
 			// words is shown by its score, as the lines around are.
-			for _, nb := range cv.following(c.at.doc, u.lines[1], answerFollow) {
+			nbs = cv.following(nbs[:0], c.at.doc, u.lines[1], answerFollow)
+			for _, nb := range nbs {
 				if !slices.Contains(u.window, nb) {
 					u.window = append(u.window, nb)
 					u.wscore = append(u.wscore, sc.at(nb).score)
@@ -1119,10 +1122,9 @@ func (c conv) ref(d int) docRef { return docRef{c.seg, uint32(d)} }
 // window: they are of one conversation, or one retells them all.
 func sameThread(a, b uint8) bool { return a == b || a == threadAny || b == threadAny }
 
-// neighbours lists the documents of the lines around line (within
-// neighbourSpan lines) of the record at.
-func (c conv) neighbours(at uint32, line uint32) []docRef {
-	var out []docRef
+// neighbours appends to out the documents of the lines around line
+// (within neighbourSpan lines) of the record at.
+func (c conv) neighbours(out []docRef, at uint32, line uint32) []docRef {
 	for _, step := range []int{-1, 1} {
 		for i := 1; i <= int(neighbourSpan)*2; i++ {
 			d := int(at) + step*i
@@ -1141,9 +1143,9 @@ func (c conv) neighbours(at uint32, line uint32) []docRef {
 	return out
 }
 
-// following lists the visible documents of the n lines after line.
-func (c conv) following(at uint32, line uint32, n int) []docRef {
-	var out []docRef
+// following appends to out the visible documents of the n lines after
+// line.
+func (c conv) following(out []docRef, at uint32, line uint32, n int) []docRef {
 	for d := int(at) + 1; c.in(d); d++ {
 		_, nl, _ := c.s.docSpan(d)
 		if nl <= line {
