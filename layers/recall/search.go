@@ -1294,15 +1294,13 @@ func (ix *Index) exchangeIndex() *exchanges {
 func (e *exchanges) find(session string, line uint32) (docRef, bool) {
 	rs, ok := e.m[session]
 	if !ok {
-		for _, r := range e.ix.refs("sessions/" + session + ".l2.json") {
-			s := e.ix.segs[r.seg]
-			src := s.source(r.src)
-			for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {
-				if kind, from, to := s.docSpan(int(d)); kind == kindExchange && from > 0 {
-					rs = append(rs, exRange{from, to, docRef{r.seg, d}})
-				}
-			}
-		}
+		refs := e.ix.refs("sessions/" + session + ".l2.json")
+		// Counted first: grown by appending, the ranges of a long
+		// session's exchanges cost twice their memory.
+		n := 0
+		e.ranges(refs, func(exRange) { n++ })
+		rs = make([]exRange, 0, n)
+		e.ranges(refs, func(r exRange) { rs = append(rs, r) })
 		e.m[session] = rs
 	}
 	for _, r := range rs {
@@ -1311,6 +1309,19 @@ func (e *exchanges) find(session string, line uint32) (docRef, bool) {
 		}
 	}
 	return docRef{}, false
+}
+
+// ranges gives the L1 ranges of the exchanges of an L2 file's parts.
+func (e *exchanges) ranges(refs []srcRef, each func(exRange)) {
+	for _, r := range refs {
+		s := e.ix.segs[r.seg]
+		src := s.source(r.src)
+		for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {
+			if kind, from, to := s.docSpan(int(d)); kind == kindExchange && from > 0 {
+				each(exRange{from, to, docRef{r.seg, d}})
+			}
+		}
+	}
 }
 
 // sessionOf gives a session file's base: "sessions/B.l1.jsonl" → B.
@@ -1451,12 +1462,14 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 // are the one-time review tokens kept in memory instead of saved in the
 // database", but holds few of its words (fresh27 lost it from the top
 // five to records that held more words and answered nothing).
+//
+// It filters units in place.
 func answering(units []unit, threshold float64) []unit {
 	first := slices.IndexFunc(units, func(u unit) bool { return u.coverage >= threshold })
 	if first < 0 {
 		return nil
 	}
-	out := slices.Clone(units[:first])
+	out := units[:first]
 	for _, u := range units[first:] {
 		if u.coverage >= threshold {
 			out = append(out, u)
