@@ -268,6 +268,37 @@ func TestHierarchyAndExpiry(t *testing.T) {
 	}
 }
 
+// TestSegmentFindsSourcesByName: a segment finds any of its sources by
+// name whatever the order they were added in (a build adds facts.json
+// before concepts.json, an update its files as they come), and finds no
+// other.
+func TestSegmentFindsSourcesByName(t *testing.T) {
+	names := []string{dirsSource, "facts.json", "concepts.json", "sessions/b.l2.json", "sessions/a.l1.jsonl", "sessions/c.l1.jsonl", "sessions/a.l2.json"}
+	for i := range 40 {
+		names = append(names, "sessions/2026-02-"+itoa(40-i)+"_x.l1.jsonl")
+	}
+	b := newSegmentBuilder(true)
+	for _, n := range names {
+		b.startSource(source{Name: n})
+		b.field("heartbeat "+n, 1)
+		b.endDoc(doc{Layer: layerL1})
+	}
+	s, err := decodeSegment(b.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for want, n := range names {
+		if got, ok := s.find(n); !ok || got != want {
+			t.Errorf("find(%q) = %d, %v, want %d", n, got, ok, want)
+		}
+	}
+	for _, n := range []string{"sessions/b.l1.jsonl", "zzz", "a", "sessions/"} {
+		if got, ok := s.find(n); ok {
+			t.Errorf("find(%q) = %d: no source is named so", n, got)
+		}
+	}
+}
+
 // TestHitsOutliveTheIndex: a mapped segment's strings are views of the
 // mapping (segment.bstr), and the hits a search gives are read after the
 // index is closed and the mapping gone: every string in them is a copy.
