@@ -84,44 +84,20 @@ func readAll(f *os.File, fi fs.FileInfo) ([]byte, error) {
 // never truncates them in place, and hooks run with debug.SetPanicOnFault
 // so that even then the fault is an error, not a crash.
 func Map(path string) ([]byte, fs.FileInfo, func(), error) {
-	data, fi, f, unmap, err := mapOrRead(path)
-	if f != nil {
-		f.Close() // a mapping outlives its descriptor
-	}
-	return data, fi, unmap, err
-}
-
-// MapOpen is Map that also gives the file, open, when its contents are
-// mapped (nil when they were read); release unmaps and closes it. Where
-// page faults are dear (in a virtual machine), a reader that jumps about
-// a large file reads those places with ReadAt and the rest through the
-// mapping.
-func MapOpen(path string) ([]byte, fs.FileInfo, *os.File, func(), error) {
-	data, fi, f, unmap, err := mapOrRead(path)
-	if f == nil {
-		return data, fi, nil, unmap, err
-	}
-	return data, fi, f, func() { unmap(); f.Close() }, err
-}
-
-// mapOrRead maps or reads the file at path; the file is returned open
-// when mapped.
-func mapOrRead(path string) ([]byte, fs.FileInfo, *os.File, func(), error) {
 	// Map reads memory files and local state, neither of which is ever a
 	// symbolic link: one would read outside the repository (ELOOP).
 	f, err := Open(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		return nil, nil, nil, func() {}, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, nil, func() {}, err
-	}
-	if data, unmap, ok := mapFile(f, fi); ok {
-		return data, fi, f, unmap, nil
+		return nil, nil, func() {}, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, func() {}, err
+	}
+	if data, release, ok := mapFile(f, fi); ok {
+		return data, fi, release, nil
+	}
 	b, err := readAll(f, fi)
-	return b, fi, nil, func() {}, err
+	return b, fi, func() {}, err
 }

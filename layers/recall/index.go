@@ -386,7 +386,7 @@ func openSegments(l memdir.Layout) (*Index, error) {
 	var segs []*segment
 	var releases []func()
 	for _, n := range names {
-		data, _, f, release, err := fastfile.MapOpen(filepath.Join(dir, n))
+		data, _, release, err := fastfile.Map(filepath.Join(dir, n))
 		if err != nil {
 			continue
 		}
@@ -396,9 +396,6 @@ func openSegments(l memdir.Layout) (*Index, error) {
 			continue
 		}
 		s.name = n
-		if f != nil && s.nDocs*docSize >= tableReads {
-			s.docReads = newBlockReader(f, s.docsAt, docSize, s.nDocs)
-		}
 		if s.base {
 			for _, r := range releases {
 				r()

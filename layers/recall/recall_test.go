@@ -302,8 +302,7 @@ func TestSegmentFindsSourcesByName(t *testing.T) {
 // TestHitsOutliveTheIndex: a mapped segment's strings are views of the
 // mapping (segment.bstr), and the hits a search gives are read after the
 // index is closed and the mapping gone: every string in them is a copy.
-// A view left in a hit makes this test crash reading it. The documents
-// are read from the file (blockReader), whose buffers are reused.
+// A view left in a hit makes this test crash reading it.
 func TestHitsOutliveTheIndex(t *testing.T) {
 	m := newMemory(t)
 	base := "2026-02-11_1000_aaaa1111"
@@ -323,13 +322,7 @@ func TestHitsOutliveTheIndex(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(Dir(m.l), segs[0])); err != nil || fi.Size() < 64<<10 {
 		t.Fatalf("the segment is too small to be mapped: %v %v", fi, err)
 	}
-	// Its document table read from the file, as a large memory's is.
-	defer func(n int) { tableReads = n }(tableReads)
-	tableReads = 0
 	ix := m.openNow()
-	if ix.segs[0].docReads == nil {
-		t.Fatal("the document table is read through the mapping")
-	}
 	var hits []Hit
 	for _, q := range []string{"how are idle panes detected", "heartbeat registry", "idle panes sidebar exchange"} {
 		hits = append(hits, ix.Search(q, Options{Max: 10, Threshold: 0.01})...)
@@ -1498,42 +1491,4 @@ func TestBlockKeywordsAreNoWords(t *testing.T) {
 		"why did the span helper for the endpoints break when used with a do...end block?": 22,
 		"the span helper for the endpoints didn't accept a do/end block at first. why?":    22,
 	})
-}
-
-// TestBlockReaderReadsTheTable: entries read a block at a time from the
-// file, in any order and over more blocks than it keeps, are the
-// table's; an entry past the table is left to the mapping.
-func TestBlockReaderReadsTheTable(t *testing.T) {
-	const at, size, n = 100, docSize, 20000
-	data := make([]byte, at+size*n)
-	for i := range data {
-		data[i] = byte(i * 7 % 251)
-	}
-	path := filepath.Join(t.TempDir(), "table")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := newBlockReader(f, at, size, n)
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 5000 {
-		i := rng.IntN(n)
-		if rng.IntN(4) == 0 {
-			i = n - 1 - rng.IntN(3) // the last block, shorter than the rest
-		}
-		b, ok := r.entry(i)
-		if !ok || len(b) < size || !slices.Equal(b[:size], data[at+i*size:at+(i+1)*size]) {
-			t.Fatalf("entry %d read as %v (%v), want the table's bytes", i, b[:min(len(b), size)], ok)
-		}
-	}
-	if len(r.bufs) > blockBufs {
-		t.Errorf("%d buffers kept, at most %d", len(r.bufs), blockBufs)
-	}
-	if _, ok := r.entry(n); ok {
-		t.Error("an entry past the table was read from the file")
-	}
 }

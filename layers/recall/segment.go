@@ -407,9 +407,8 @@ type segment struct {
 	blobAt                         int
 	totalLength                    float64
 	nSamples, sampAt, sampBytesAt  int
-	words                          []byte       // what an update's segment stemmed (appendStems)
-	docReads                       *blockReader // the document table, from the file; nil: from data
-	name                           string       // its file name, "" for one built in memory
+	words                          []byte // what an update's segment stemmed (appendStems)
+	name                           string // its file name, "" for one built in memory
 }
 
 func decodeSegment(data []byte) (*segment, error) {
@@ -496,19 +495,9 @@ func (s *segment) find(name string) (int, bool) {
 	return 0, false
 }
 
-// docBytes gives document i's entry (and what may follow it), read from
-// the file when the table is large (blockReader), else from the mapping.
-// The bytes are valid until the next call.
-func (s *segment) docBytes(i int) []byte {
-	if b, ok := s.docReads.entry(i); ok {
-		return b
-	}
-	return s.data[s.docsAt+i*docSize:]
-}
-
 func (s *segment) doc(i int) doc {
 	le := binary.LittleEndian
-	b := s.docBytes(i)
+	b := s.data[s.docsAt+i*docSize:]
 	return doc{
 		Line: le.Uint32(b), LineTo: le.Uint32(b[4:]),
 		Payload: s.bstr(le.Uint32(b[8:]), le.Uint32(b[12:])),
@@ -521,17 +510,17 @@ func (s *segment) doc(i int) doc {
 
 // docSpan gives doc(i)'s kind and lines without decoding the rest.
 func (s *segment) docSpan(i int) (kind uint8, line, lineTo uint32) {
-	b := s.docBytes(i)
+	b := s.data[s.docsAt+i*docSize:]
 	le := binary.LittleEndian
 	return b[17], le.Uint32(b), le.Uint32(b[4:])
 }
 
 // docThread is doc(i).Thread without decoding the rest.
-func (s *segment) docThread(i int) uint8 { return s.docBytes(i)[19] }
+func (s *segment) docThread(i int) uint8 { return s.data[s.docsAt+i*docSize+19] }
 
 // docLength is doc(i).Length without decoding the rest.
 func (s *segment) docLength(i int) float32 {
-	return math.Float32frombits(binary.LittleEndian.Uint32(s.docBytes(i)[28:]))
+	return math.Float32frombits(binary.LittleEndian.Uint32(s.data[s.docsAt+i*docSize+28:]))
 }
 
 // term finds t's postings: their first index and count.
