@@ -114,7 +114,8 @@ func dirState(l memdir.Layout) string {
 // current before a turn wrote its files (UpdateOptions.Before).
 func DirState(l memdir.Layout) string { return dirState(l) }
 
-// Index is the recall index opened for queries.
+// Index is the recall index opened for queries. One goroutine at a time
+// may use it: the buffer lines are read into is shared (readLine).
 type Index struct {
 	l    memdir.Layout
 	segs []*segment
