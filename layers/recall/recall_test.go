@@ -230,22 +230,26 @@ func TestUpdateAddsOnlyNewLines(t *testing.T) {
 	}
 }
 
+// idlePanes writes a session of fill lines of filler, then a prompt, an
+// answer and an edit about idle panes, which exchange x-1 (of concept
+// c-panes, expiring on expires) covers; more are its other exchanges.
+func (m *memory) idlePanes(base string, fill int, expires string, more ...l2.Exchange) {
+	m.l1(base, false, append(filler(fill),
+		prompt("make the sidebar show which panes are idle"),
+		say("Idle panes are marked by the heartbeat registry after 30 seconds."),
+		edit("lib/spotter/heartbeat.ex", "+12 -0 def idle?(pane)"))...)
+	x1 := l2.Exchange{ID: "x-1", Summary: "Idle pane detection in the sidebar", L1Range: [2]int{fill + 1, fill + 3}, Concept: "c-panes", Significance: 0.6,
+		Created: "2026-02-11T10:00:00Z", Expires: expires}
+	m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: append([]l2.Exchange{x1}, more...)})
+}
+
 // TestHierarchyAndExpiry: an L1 hit names its exchange and concept; an
 // exchange expired long ago (counted from the project's own latest
 // activity) is still found, marked, below a current one.
 func TestHierarchyAndExpiry(t *testing.T) {
 	m := newMemory(t)
-	base := "2026-02-11_1000_aaaa1111"
-	m.l1(base, false, append(filler(10),
-		prompt("make the sidebar show which panes are idle"),
-		say("Idle panes are marked by the heartbeat registry after 30 seconds."),
-		edit("lib/spotter/heartbeat.ex", "+12 -0 def idle?(pane)"))...)
-	m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: []l2.Exchange{
-		{ID: "x-1", Summary: "Idle pane detection in the sidebar", L1Range: [2]int{11, 13}, Concept: "c-panes", Significance: 0.6,
-			Created: "2026-02-11T10:00:00Z", Expires: "2026-02-18"},
-		{ID: "x-2", Summary: "Idle pane colours", L1Range: [2]int{1, 2}, Significance: 0.6,
-			Created: "2026-05-01T10:00:00Z", Expires: "2026-06-01"},
-	}})
+	m.idlePanes("2026-02-11_1000_aaaa1111", 10, "2026-02-18", l2.Exchange{ID: "x-2", Summary: "Idle pane colours", L1Range: [2]int{1, 2}, Significance: 0.6,
+		Created: "2026-05-01T10:00:00Z", Expires: "2026-06-01"})
 	m.write(m.l.ConceptsFile(), l3.File{SchemaVersion: 1, Concepts: []l3.Concept{{ID: "c-panes", Name: "panes", Exchanges: []string{"x-1"}}}})
 	hits := m.search("how are idle panes detected", Options{Max: 5})
 	if len(hits) == 0 {
@@ -305,15 +309,7 @@ func TestSegmentFindsSourcesByName(t *testing.T) {
 // A view left in a hit makes this test crash reading it.
 func TestHitsOutliveTheIndex(t *testing.T) {
 	m := newMemory(t)
-	base := "2026-02-11_1000_aaaa1111"
-	m.l1(base, false, append(filler(1500),
-		prompt("make the sidebar show which panes are idle"),
-		say("Idle panes are marked by the heartbeat registry after 30 seconds."),
-		edit("lib/spotter/heartbeat.ex", "+12 -0 def idle?(pane)"))...)
-	m.write(m.l.L2File(base), l2.File{SchemaVersion: 1, L1: base + ".l1.jsonl", Exchanges: []l2.Exchange{
-		{ID: "x-1", Summary: "Idle pane detection in the sidebar", L1Range: [2]int{1501, 1503}, Concept: "c-panes", Significance: 0.6,
-			Created: "2026-02-11T10:00:00Z"},
-	}})
+	m.idlePanes("2026-02-11_1000_aaaa1111", 1500, "")
 	m.write(m.l.ConceptsFile(), l3.File{SchemaVersion: 1, Concepts: []l3.Concept{{ID: "c-panes", Name: "idle panes", Summary: "How idle panes are found", Exchanges: []string{"x-1"}}}})
 	if err := Build(m.l); err != nil {
 		t.Fatal(err)
