@@ -466,7 +466,8 @@ func (ix *Index) addScores(sc *scored, qs []qterm) {
 			continue
 		}
 		docs, slots := sc.docs[si], sc.slots[si]
-		// At most this many; the capacity never written costs no memory.
+		// At most this many: in a short-lived process, the pages of the
+		// capacity never written are never touched.
 		nd := make([]uint32, 0, len(docs)+total)
 		ns := make([]slot, 0, len(docs)+total)
 		i := 0
@@ -508,7 +509,7 @@ type postingList struct {
 // Each list is sorted by document: a heap of their heads reads each
 // posting once, where gathering and sorting them all allocated most of
 // what a query on a large memory did. A posting out of order (a damaged
-// segment) is left out.
+// segment) is left out. The heap is kept in lists' own storage.
 func (s *segment) mergePostings(lists []postingList, hidden docSet, visit func(doc, term uint32, tf float32)) {
 	h := lists[:0]
 	for _, l := range lists {
