@@ -1488,3 +1488,32 @@ func TestBlockKeywordsAreNoWords(t *testing.T) {
 		"the span helper for the endpoints didn't accept a do/end block at first. why?":    22,
 	})
 }
+
+// TestSortedLinesFind: a key is found on any line of the table, first and
+// last, with its value or alone, and a key no line holds is not, whether
+// it sorts before every line, after every line, between two, or is a
+// prefix of one.
+func TestSortedLinesFind(t *testing.T) {
+	for _, text := range []string{"alpha\t1\nbeta\ngamma\t3 4\nzeta\tz", "alpha\t1\nbeta\ngamma\t3 4\nzeta\tz\n"} {
+		s := newSortedLines(text)
+		for key, want := range map[string]string{"alpha": "1", "beta": "", "gamma": "3 4", "zeta": "z"} {
+			if got, ok := s.find(key); !ok || got != want {
+				t.Errorf("find(%q) = %q, %v, want %q", key, got, ok, want)
+			}
+		}
+		for _, key := range []string{"", "a", "alph", "alphas", "b", "delta", "zeta2", "zz"} {
+			if got, ok := s.find(key); ok {
+				t.Errorf("find(%q) = %q: no line holds it", key, got)
+			}
+		}
+	}
+	// Every line of the embedded tables is found by its key.
+	for _, table := range []sortedLines{kindTable, thingTable} {
+		for l := range strings.Lines(table.text) {
+			key, value, _ := strings.Cut(strings.TrimSuffix(l, "\n"), "\t")
+			if got, ok := table.find(key); !ok || got != value {
+				t.Fatalf("find(%q) = %q, %v, want %q", key, got, ok, value)
+			}
+		}
+	}
+}
