@@ -1468,6 +1468,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, n.as+" run")
 		}
 	}
+	for _, n := range envVarsOf(fields) {
+		if !ix.holdsEnvVar(n, tok) {
+			unknown = append(unknown, "an environment variable of "+n.as)
+		}
+	}
 	for _, e := range exports(fields) {
 		if !ix.holdsExport(e, tok) {
 			unknown = append(unknown, e.format+" "+e.verb)
@@ -3142,3 +3147,90 @@ func (ix *Index) holdsExport(e export, tok *tokenizer) bool {
 	}
 	return false
 }
+
+// Environment variables. A question may ask which environment variable
+// sets something of a part of the code it names: "which env var
+// overrides the 90 second TTL in ActiveSessionRegistry". Memory that saw
+// one holds its name (SPOTTER_OTEL_ENABLED: capitals joined by an
+// underscore) or the call reading it (System.get_env) in a record that
+// names the part, near it; memory that names the part only apart from
+// any never saw it (never11 asked which env var overrides the registry's
+// TTL, a module attribute). A question naming no part of the code is not
+// judged so: memory tells a feature in too many words to find it by.
+
+// envVarsOf gives the code names of a question that asks for an
+// environment variable.
+func envVarsOf(fields []string) []codeName {
+	asks := false
+	for i := 0; i+1 < len(fields); i++ {
+		a, b := strings.ToLower(codeWord(fields[i])), strings.ToLower(codeWord(fields[i+1]))
+		if (a == "env" || a == "environment") && slices.Contains([]string{"var", "vars", "variable", "variables"}, b) {
+			asks = true
+		}
+	}
+	if !asks {
+		return nil
+	}
+	var out []codeName
+	for _, f := range fields {
+		if w := codeWord(f); !envVarIn(w) {
+			if n, ok := codeNameOf(w); ok {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// envVarIn reports whether a word holds an environment variable's name or
+// a call reading one.
+func envVarIn(w string) bool {
+	lower := strings.ToLower(w)
+	if strings.Contains(lower, "get_env") || strings.Contains(lower, "getenv") || strings.Contains(lower, "process.env") {
+		return true
+	}
+	for part := range strings.FieldsFuncSeq(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+		if envVarName(part) {
+			return true
+		}
+	}
+	return false
+}
+
+// envVarName reports whether a word is written as an environment
+// variable's name is: capitals and digits joined by underscores, not a
+// placeholder memory wrote for what it redacted.
+func envVarName(w string) bool {
+	if len(w) < 4 || !strings.ContainsRune(w, '_') || strings.HasPrefix(w, "REDACTED") || !unicode.IsUpper(rune(w[0])) {
+		return false
+	}
+	return !strings.ContainsFunc(w, func(r rune) bool { return r != '_' && !unicode.IsUpper(r) && !unicode.IsDigit(r) })
+}
+
+// holdsEnvVar reports whether a record that names n holds an environment
+// variable near it, or memory cannot tell (n is held nowhere, judged as a
+// name, or in more than claimScan records).
+func (ix *Index) holdsEnvVar(n codeName, tok *tokenizer) bool {
+	places, ok := ix.placesOf(n, tok)
+	if !ok || len(places) == 0 {
+		return true
+	}
+	for _, p := range places {
+		var env []int
+		for i, w := range strings.Fields(ix.docText(p.doc, ix.segs[p.doc.seg].doc(int(p.doc.doc)))) {
+			if envVarIn(w) {
+				env = append(env, i)
+			}
+		}
+		// A record that opens with the name is the file or the module
+		// (an edit, a read): a variable anywhere in it is its own.
+		if nearWords(p.words, env, connectWords) || len(env) > 0 && p.words[0] < recordHead {
+			return true
+		}
+	}
+	return false
+}
+
+// recordHead is how many words open a record before what it is about: a
+// tool call's name and its flags ("Edit", "Write", "Read").
+const recordHead = 4

@@ -895,3 +895,23 @@ func TestWorkPriorities(t *testing.T) {
 		{"why was report-abc.7 a P1?", nil},
 	})
 }
+
+// TestEnvironmentVariables: a question asking which environment variable
+// sets something of a named part of the code is held where a record that
+// names the part holds a variable near it, or opens with it (the file's
+// own edit); a part memory names only apart from any variable never had
+// one, and a question naming no part is not judged.
+func TestEnvironmentVariables(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		edit("lib/report/token_store.ex", "+30 -0 defmodule Report.TokenStore do\n@ttl_seconds 120\ndef put(token), do: :ets.insert(@table, {token, now()})"),
+		edit("lib/report/otel.ex", "+20 -0 defmodule Report.Otel do\n"+strings.Repeat("# setup step\n", 30)+`if System.get_env("REPORT_OTEL_ENABLED", "true") == "false" do`),
+		say("The LookupWorker reads REPORT_LOOKUP_LIMIT at start, 50 by default."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Which env var overrides the 120 second TTL in TokenStore?", []string{"an environment variable of TokenStore"}},
+		{"what environment variable turns off the tracing set up in otel.ex?", nil},
+		{"which env var caps the LookupWorker's lookups?", nil},
+		{"which environment variable tunes how long the report tokens live?", nil},
+		{"what does TokenStore keep its tokens in?", nil},
+	})
+}
