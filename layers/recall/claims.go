@@ -1468,6 +1468,13 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, n.as+" run")
 		}
 	}
+	for _, c := range workAbouts(fields) {
+		for _, n := range c.names {
+			if !ix.holdsWorkAbout(c.work, n) {
+				unknown = append(unknown, c.work+" about "+n.as)
+			}
+		}
+	}
 	for _, n := range envVarsOf(fields) {
 		if !ix.holdsEnvVar(n, tok) {
 			unknown = append(unknown, "an environment variable of "+n.as)
@@ -3234,3 +3241,122 @@ func (ix *Index) holdsEnvVar(n codeName, tok *tokenizer) bool {
 // recordHead is how many words open a record before what it is about: a
 // tool call's name and its flags ("Edit", "Write", "Read").
 const recordHead = 4
+
+// Work told by what it was about. A question may say what a bead was
+// about: "spotter-fum.5 was the bug where SubagentLive dropped agent_id",
+// "spotter-fum.5 was about jsonl_parser.ex dropping agent_id", "the bug
+// we filed as spotter-fum.5 — TranscriptRenderer losing tool_use_id".
+// Memory that saw it filed holds what it was about in the command that
+// filed it or showed it (its output naming the bead), or near the bead
+// elsewhere; a name memory never holds so was not what it was about
+// (five sets asked about spotter-fum.5 with another module or field than
+// the one it was filed for: load_session_messages dropping agent_id).
+
+// workAbout is a bead and the code names a question says it was about.
+type workAbout struct {
+	work  string
+	names []codeName
+}
+
+// aboutReach is how many words after a bead the words saying what it
+// was about may begin ("spotter-fum.5 was the bug where", "is
+// spotter-fum.5 still open? the bug where").
+const aboutReach = 5
+
+// workAbouts gives the beads a question's fields say what they were
+// about, and the code names of what they say, to the end of the clause.
+func workAbouts(fields []string) []workAbout {
+	var out []workAbout
+	for i, f := range fields {
+		work := strings.ToLower(codeWord(f))
+		if !workName(work) || !strings.ContainsRune(work, '.') {
+			continue
+		}
+		k := -1
+		for j := i + 1; j < min(len(fields), i+1+aboutReach) && k < 0; j++ {
+			g, before := strings.ToLower(codeWord(fields[j])), strings.ToLower(codeWord(fields[j-1]))
+			if g == "about" && slices.Contains(aboutWords, before) || g == "where" && slices.Contains(whereWords, before) || slices.Contains(clauseDashes, fields[j]) {
+				k = j
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		var names []codeName
+		for m, g := range fields[k+1:] {
+			if slices.Contains(clauseDashes, g) {
+				break
+			}
+			if w := codeWord(g); !workName(strings.ToLower(w)) {
+				if n, ok := codeNameOf(w); ok {
+					names = append(names, n)
+				} else if n, ok := fieldNamed(fields[k+1:], m); ok {
+					names = append(names, n)
+				}
+			}
+			if strings.ContainsAny(g[len(g)-1:], ".?!;") {
+				break
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, workAbout{work, names})
+		}
+	}
+	return out
+}
+
+// fieldNamed gives the name of a field told in a plain word before its
+// schema noun: "drops the cwd field".
+func fieldNamed(words []string, i int) (codeName, bool) {
+	w := strings.ToLower(codeWord(words[i]))
+	if i+1 >= len(words) || !slices.Contains(schemaNouns, strings.ToLower(codeWord(words[i+1]))) ||
+		len(w) < 2 || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) || slices.Contains(notFieldNames, w) {
+		return codeName{}, false
+	}
+	return codeName{as: w, forms: []string{w}, whole: true}, true
+}
+
+// notFieldNames are words before a schema noun that say which field, not
+// its name: "the same field", "a new column".
+var notFieldNames = []string{"a", "an", "another", "each", "every", "its", "new", "one", "other", "same", "that", "the", "their", "this", "which"}
+
+// clauseDashes set a clause apart. aboutWords before "about" and
+// whereWords before "where" say the words after tell what a bead was
+// ("was about", "the bug where"), not ask ("where did csv_parser.ex come
+// in").
+var (
+	clauseDashes = []string{"—", "–", "-", "--"}
+	aboutWords   = []string{"bug", "bugs", "is", "issue", "one", "task", "was"}
+	whereWords   = []string{"bug", "issue", "one", "task"}
+)
+
+// holdsWorkAbout reports whether memory holds n with the bead work: in
+// the command that filed or showed it, or near it elsewhere; or cannot
+// tell (the bead is held nowhere, or in more than claimScan records).
+func (ix *Index) holdsWorkAbout(work string, n codeName) bool {
+	if ix.df(work) == 0 || ix.df(work) > claimScan {
+		return true
+	}
+	for at, d := range ix.docsHolding(work) {
+		text := ix.docText(at, d)
+		names := namePositions(text, n)
+		if len(names) == 0 {
+			continue
+		}
+		if d.Layer == layerL1 {
+			if f, _ := ix.l1Record(at, d); f.cmd != "" && strings.Contains(strings.ToLower(f.res), work) {
+				return true
+			}
+		}
+		var beads []int
+		for i, w := range strings.Fields(strings.ToLower(text)) {
+			if strings.Trim(w, "`'\"()[],:;·|") == work {
+				beads = append(beads, i)
+			}
+		}
+		if nearWords(beads, names, connectWords) {
+			return true
+		}
+	}
+	return false
+}

@@ -915,3 +915,27 @@ func TestEnvironmentVariables(t *testing.T) {
 		{"what does TokenStore keep its tokens in?", nil},
 	})
 }
+
+// TestWorkAbout: what a question says a bead was about is held where the
+// command that filed it names it, or near the bead elsewhere; a module or
+// a field memory never names with the bead was not what it was about.
+func TestWorkAbout(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash(`bd create --title="load_lookups drops report_id, breaking the report links" --type=bug --description="ReportLive.load_lookups/1 maps rows into plain maps but omits the report_id field.`+strings.Repeat(" The links then point nowhere.", 10)+`"`, 0, "✓ Created issue: report-abc.5"),
+		say("Committed the LookupRenderer change for report-abc.2, which threads rows by row_key."),
+		edit("lib/report/csv_parser.ex", "+3 -1 def parse(line)"),
+		say("The JSON export is report-abc.9."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"report-abc.5 was the bug where load_lookups dropped report_id — was it fixed?", nil},
+		{"report-abc.5 was the bug where ReportLive dropped `report_id` when loading rows. Did that get fixed?", nil},
+		{"report-abc.5 was about csv_parser.ex dropping report_id while parsing - which function lost it?", []string{"report-abc.5 about csv_parser.ex"}},
+		{"The bug we filed as report-abc.2 — LookupRenderer losing row_key so threading broke — what was the fix?", nil},
+		{"The bug we filed as report-abc.5 — LookupRenderer losing row_key — what was the fix?", []string{"report-abc.5 about LookupRenderer", "report-abc.5 about row_key"}},
+		{"what did report-abc.9 add, where did csv_parser.ex come in?", nil},
+		{"report-abc.9 is the task where csv_parser.ex got its JSON export, right?", []string{"report-abc.9 about csv_parser.ex"}},
+		{"what was report-abc.5 about?", nil},
+		{"is report-abc.5 still open? the bug where load_lookups drops the cwd field", []string{"report-abc.5 about cwd"}},
+		{"is report-abc.5 still open? the bug where load_lookups drops the same field twice", nil},
+	})
+}
