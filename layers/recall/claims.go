@@ -3171,7 +3171,7 @@ func envVarsOf(fields []string) []codeName {
 	asks := false
 	for i := 0; i+1 < len(fields); i++ {
 		a, b := strings.ToLower(codeWord(fields[i])), strings.ToLower(codeWord(fields[i+1]))
-		if (a == "env" || a == "environment") && slices.Contains([]string{"var", "vars", "variable", "variables"}, b) {
+		if (a == "env" || a == "environment") && slices.Contains(variableWords, b) {
 			asks = true
 		}
 	}
@@ -3188,6 +3188,10 @@ func envVarsOf(fields []string) []codeName {
 	}
 	return out
 }
+
+// variableWords follow "env" or "environment" in a question asking for a
+// variable.
+var variableWords = []string{"var", "vars", "variable", "variables"}
 
 // envVarIn reports whether a word holds an environment variable's name or
 // a call reading one.
@@ -3338,15 +3342,20 @@ func (ix *Index) holdsWorkAbout(work string, n codeName) bool {
 		return true
 	}
 	for at, d := range ix.docsHolding(work) {
-		text := ix.docText(at, d)
+		// The command that filed or showed the bead prints its name.
+		text, filed := "", false
+		if d.Layer == layerL1 {
+			f, _ := ix.l1Record(at, d)
+			text, filed = f.joined(), f.cmd != "" && strings.Contains(strings.ToLower(f.res), work)
+		} else {
+			text = ix.docText(at, d)
+		}
 		names := namePositions(text, n)
 		if len(names) == 0 {
 			continue
 		}
-		if d.Layer == layerL1 {
-			if f, _ := ix.l1Record(at, d); f.cmd != "" && strings.Contains(strings.ToLower(f.res), work) {
-				return true
-			}
+		if filed {
+			return true
 		}
 		var beads []int
 		for i, w := range strings.Fields(strings.ToLower(text)) {
