@@ -2590,14 +2590,15 @@ func nearWords(a, b []int, n int) bool {
 type place struct {
 	doc   docRef
 	words []int
+	text  string // the record's text, read once (docText)
 }
 
 // placesIn gives those of the records of ps that hold n.
 func (ix *Index) placesIn(ps []place, n codeName) []place {
 	var out []place
 	for _, p := range ps {
-		if words := namePositions(ix.docText(p.doc, ix.segs[p.doc.seg].doc(int(p.doc.doc))), n); len(words) > 0 {
-			out = append(out, place{doc: p.doc, words: words})
+		if words := namePositions(p.text, n); len(words) > 0 {
+			out = append(out, place{doc: p.doc, words: words, text: p.text})
 		}
 	}
 	return out
@@ -2641,8 +2642,9 @@ func (ix *Index) placesOf(n codeName, tok *tokenizer) ([]place, bool) {
 	}
 	var out []place
 	for at, d := range ix.docsHolding(term) {
-		if words := namePositions(ix.docText(at, d), n); len(words) > 0 {
-			out = append(out, place{doc: at, words: words})
+		text := ix.docText(at, d)
+		if words := namePositions(text, n); len(words) > 0 {
+			out = append(out, place{doc: at, words: words, text: text})
 		}
 	}
 	return out, true
@@ -2979,9 +2981,10 @@ func (ix *Index) holdsPriority(c workPriority) bool {
 		if d.Layer != layerL1 {
 			continue
 		}
-		if f, _ := ix.l1Record(at, d); f.cmd != "" && strings.Contains(strings.ToLower(f.res), c.work) {
+		text, cmd := ix.workText(at, d, c.work)
+		if cmd != "" {
 			// The command that filed it, its output naming the bead.
-			for _, w := range strings.Fields(strings.ToLower(f.cmd)) {
+			for _, w := range strings.Fields(strings.ToLower(cmd)) {
 				if p := priorityOf(w); p != 0 {
 					if p == c.p {
 						return true
@@ -2990,11 +2993,8 @@ func (ix *Index) holdsPriority(c workPriority) bool {
 				}
 			}
 		}
-		ws := strings.Fields(strings.ToLower(ix.docText(at, d)))
-		for i, w := range ws {
-			if strings.Trim(w, "`'\"()[],:;·") != c.work {
-				continue
-			}
+		ws := strings.Fields(strings.ToLower(text))
+		for _, i := range workAt(ws, c.work) {
 			for _, v := range ws[i+1 : min(len(ws), i+1+priorityReach)] {
 				if p := priorityOf(strings.Trim(v, "`'\"()[],:;·●")); p != 0 {
 					if p == c.p {
@@ -3228,7 +3228,7 @@ func (ix *Index) holdsEnvVar(n codeName, tok *tokenizer) bool {
 	}
 	for _, p := range places {
 		var env []int
-		for i, w := range strings.Fields(ix.docText(p.doc, ix.segs[p.doc.seg].doc(int(p.doc.doc)))) {
+		for i, w := range strings.Fields(p.text) {
 			if envVarIn(w) {
 				env = append(env, i)
 			}
@@ -3342,30 +3342,40 @@ func (ix *Index) holdsWorkAbout(work string, n codeName) bool {
 		return true
 	}
 	for at, d := range ix.docsHolding(work) {
-		// The command that filed or showed the bead prints its name.
-		text, filed := "", false
-		if d.Layer == layerL1 {
-			f, _ := ix.l1Record(at, d)
-			text, filed = f.joined(), f.cmd != "" && strings.Contains(strings.ToLower(f.res), work)
-		} else {
-			text = ix.docText(at, d)
-		}
+		text, cmd := ix.workText(at, d, work)
 		names := namePositions(text, n)
 		if len(names) == 0 {
 			continue
 		}
-		if filed {
-			return true
-		}
-		var beads []int
-		for i, w := range strings.Fields(strings.ToLower(text)) {
-			if strings.Trim(w, "`'\"()[],:;·|") == work {
-				beads = append(beads, i)
-			}
-		}
-		if nearWords(beads, names, connectWords) {
+		if cmd != "" || nearWords(workAt(strings.Fields(strings.ToLower(text)), work), names, connectWords) {
 			return true
 		}
 	}
 	return false
+}
+
+// workText gives the text of a record holding the bead work, and, when
+// the record is a command whose output names the bead (the command that
+// filed, showed or listed it), the command. The record is read once.
+func (ix *Index) workText(at docRef, d doc, work string) (text, cmd string) {
+	if d.Layer != layerL1 {
+		return ix.docText(at, d), ""
+	}
+	f, _ := ix.l1Record(at, d)
+	if f.cmd != "" && strings.Contains(strings.ToLower(f.res), work) {
+		cmd = f.cmd
+	}
+	return f.joined(), cmd
+}
+
+// workAt gives the positions of the words (lower case) that are the bead
+// work, marks around it aside.
+func workAt(words []string, work string) []int {
+	var at []int
+	for i, w := range words {
+		if strings.Trim(w, "`'\"()[],:;·") == work {
+			at = append(at, i)
+		}
+	}
+	return at
 }

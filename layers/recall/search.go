@@ -1296,12 +1296,22 @@ func (e *exchanges) find(session string, line uint32) (docRef, bool) {
 	rs, ok := e.m[session]
 	if !ok {
 		refs := e.ix.refs("sessions/" + session + ".l2.json")
-		// Counted first: grown by appending, the ranges of a long
-		// session's exchanges cost twice their memory.
+		// Room for every document of the file: grown by appending, the
+		// ranges of a long session's exchanges cost twice their memory.
 		n := 0
-		e.ranges(refs, func(exRange) { n++ })
+		for _, r := range refs {
+			n += int(e.ix.segs[r.seg].source(r.src).docs)
+		}
 		rs = make([]exRange, 0, n)
-		e.ranges(refs, func(r exRange) { rs = append(rs, r) })
+		for _, r := range refs {
+			s := e.ix.segs[r.seg]
+			src := s.source(r.src)
+			for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {
+				if kind, from, to := s.docSpan(int(d)); kind == kindExchange && from > 0 {
+					rs = append(rs, exRange{from, to, docRef{r.seg, d}})
+				}
+			}
+		}
 		e.m[session] = rs
 	}
 	for _, r := range rs {
@@ -1310,19 +1320,6 @@ func (e *exchanges) find(session string, line uint32) (docRef, bool) {
 		}
 	}
 	return docRef{}, false
-}
-
-// ranges gives the L1 ranges of the exchanges of an L2 file's parts.
-func (e *exchanges) ranges(refs []srcRef, each func(exRange)) {
-	for _, r := range refs {
-		s := e.ix.segs[r.seg]
-		src := s.source(r.src)
-		for d := src.firstDoc; d < src.firstDoc+src.docs; d++ {
-			if kind, from, to := s.docSpan(int(d)); kind == kindExchange && from > 0 {
-				each(exRange{from, to, docRef{r.seg, d}})
-			}
-		}
-	}
 }
 
 // sessionOf gives a session file's base: "sessions/B.l1.jsonl" → B.
