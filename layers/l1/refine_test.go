@@ -540,6 +540,41 @@ func TestErrorIsToldByWhatItIntroduces(t *testing.T) {
 	}
 }
 
+// TestRunKeepsItsTally: a test run keeps its tally, the count of what
+// failed, after its first line or its first failure line, in the words
+// of the runners that print one; output with no tally keeps its line
+// alone.
+func TestRunKeepsItsTally(t *testing.T) {
+	r := NewRefiner(Options{})
+	trace := strings.Repeat("     (spotter 0.1.0) lib/spotter_web/endpoint.ex:1: SpotterWeb.Endpoint.call/2\n", 20)
+	for _, c := range []struct {
+		res   string
+		isErr bool
+		want  string
+	}{
+		{"  1) test posts a commit event (SpotterWeb.HooksControllerTest)\n     ** (FunctionClauseError) no function clause matching in SpotterWeb.OtelTraceHelpers.with_span/3\n" + trace + "\n......\nFinished in 1.9 seconds (0.4s async, 1.5s sync)\n14 doctests, 297 tests, 11 failures\n", true,
+			"** (FunctionClauseError) no function clause matching in SpotterWeb.OtelTraceHelpers.with_span/3 … 14 doctests, 297 tests, 11 failures"},
+		// Output cut to its tail keeps the tally as its failure line.
+		{"  1) test posts a commit event (SpotterWeb.HooksControllerTest)\n" + trace + "\n......\n14 doctests, 297 tests, 11 failures\n", true,
+			"14 doctests, 297 tests, 11 failures"},
+		{"FAIL src/highlight.test.js\n  ● highlights elixir\n\nTests:       2 failed, 10 passed, 12 total\nTime:        1.2 s\n", true,
+			"FAIL src/highlight.test.js … Tests: 2 failed, 10 passed, 12 total"},
+		{"FAILED tests/test_sync.py::test_twice - AssertionError\n========= 1 failed, 41 passed in 0.52s =========\n", true,
+			"FAILED tests/test_sync.py::test_twice - AssertionError … 1 failed, 41 passed in 0.52s"},
+		// The tally is the failure line: kept once.
+		{"Compiling 2 files\n3 tests, 1 failure\n", true, "3 tests, 1 failure"},
+		// A run that exits 0 (piped through tail, or passing) keeps its
+		// tally too; an error with no tally keeps its line alone.
+		{"Running ExUnit with seed: 1\n297 tests, 0 failures\n", false, "Running ExUnit with seed: 1 … 297 tests, 0 failures"},
+		{"  1) test posts a commit event\n" + trace + "14 doctests, 297 tests, 11 failures\n", false, "1) test posts a commit event … 14 doctests, 297 tests, 11 failures"},
+		{"error: could not compile dependency :ash\n1 error generated\n", true, "error: could not compile dependency :ash"},
+	} {
+		if got := r.short(c.res, c.isErr); got != c.want {
+			t.Errorf("short(%q…, %v) = %q, want %q", c.res[:min(len(c.res), 40)], c.isErr, got, c.want)
+		}
+	}
+}
+
 // TestUsersAnswersAreKept: the user's answer to AskUserQuestion is the
 // user's own words, often a decision: L1 keeps it whole before its
 // question, with the options offered, where another tool's result keeps a

@@ -382,7 +382,71 @@ func (r *Refiner) short(s string, isErr bool) string {
 			}
 		}
 	}
-	return r.cleanCut(line, limit)
+	out := r.cleanCut(line, limit)
+	// A test run is told by its tally, the last line of its output
+	// ("14 doctests, 297 tests, 11 failures"): how many failed is what a
+	// later question about the run asks ("the tests went red with 11
+	// failures"), and neither the first line nor the first failure line
+	// says it. A run piped through tail exits 0 whatever failed.
+	if t := testTally(s); t != "" && !strings.Contains(out, t) {
+		out += " … " + r.cleanCut(t, maxTally)
+	}
+	return out
+}
+
+// maxTally bounds the test tally a command's result keeps.
+const maxTally = 80
+
+// tallyReach is how many of the last lines of a result are read for a
+// test tally: a runner prints it at the end, a timing line or two after.
+const tallyReach = 6
+
+// testTally gives the tally a test runner printed at the end of out: a
+// line counting failures ("11 failures", "2 failed", "1 error") beside
+// what it ran ("297 tests", "5 passed", "6 total"); "" if none of the
+// last lines is one.
+func testTally(out string) string {
+	lines := strings.Split(strings.TrimRight(out, "\n "), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-tallyReach; i-- {
+		if l := strings.Trim(strings.TrimSpace(lines[i]), "=-* "); tallyLine(l) {
+			return strings.Join(strings.Fields(l), " ")
+		}
+	}
+	return ""
+}
+
+// tallyLine reports whether a line is a test tally: a number before a
+// word of failing, and a number before a word of what ran.
+func tallyLine(l string) bool {
+	failed, ran := false, false
+	words := strings.FieldsFunc(strings.ToLower(l), func(r rune) bool {
+		return r == ' ' || r == ',' || r == ';' || r == '|' || r == '(' || r == ')' || r == '\t'
+	})
+	for i := 1; i < len(words); i++ {
+		if !allDigits(words[i-1]) {
+			continue
+		}
+		switch strings.TrimSuffix(words[i], ".") {
+		case "failure", "failures", "failed", "error", "errors":
+			failed = true
+		case "test", "tests", "doctest", "doctests", "passed", "total", "example", "examples", "spec", "specs":
+			ran = true
+		}
+	}
+	return failed && ran
+}
+
+// allDigits reports whether s is a number of digits only.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // failureLine reports whether a line of output says what failed: it

@@ -1053,6 +1053,15 @@ type move struct{ thing, folder string }
 // moveTo are the words that open where something was moved.
 var moveTo = []string{"into", "to", "under"}
 
+// placeVerbs put a thing where it is from the start, a place that
+// follows "in" too ("why did we put tail_wrapper.sh under
+// spotter-plugin/scripts"); memory that holds the thing there holds
+// them side by side as a move's does.
+var placeVerbs = []string{"placed", "put", "putting"}
+
+// placeTo are the words that open where something was put.
+var placeTo = []string{"in", "into", "to", "under"}
+
 // moveVerbs are the words of moving that a destination follows.
 var moveVerbs = []string{"move", "moved", "moving", "moves", "relocate", "relocated", "relocating"}
 
@@ -1065,13 +1074,18 @@ var moveVerbs = []string{"move", "moved", "moving", "moves", "relocate", "reloca
 func moves(fields []string) []move {
 	var out []move
 	for i, f := range fields {
-		if !slices.Contains(moveVerbs, strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))) {
+		verb := strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))
+		to := moveTo
+		switch {
+		case slices.Contains(placeVerbs, verb):
+			to = placeTo
+		case !slices.Contains(moveVerbs, verb):
 			continue
 		}
 		// What was moved: named after the verb ("we moved X into"), or
 		// before it ("X got moved into").
 		thing := ""
-		for j := i + 1; j < len(fields) && j <= i+6 && !slices.Contains(moveTo, strings.ToLower(fields[j])); j++ {
+		for j := i + 1; j < len(fields) && j <= i+6 && !slices.Contains(to, strings.ToLower(fields[j])); j++ {
 			if w := strings.Trim(fields[j], "`\"',.;:?!()"); movedName(w) {
 				thing = w
 				break
@@ -1086,7 +1100,7 @@ func moves(fields []string) []move {
 			continue
 		}
 		for j := i + 1; j+1 < len(fields) && j <= i+6; j++ {
-			if !slices.Contains(moveTo, strings.ToLower(fields[j])) {
+			if !slices.Contains(to, strings.ToLower(fields[j])) {
 				continue
 			}
 			if dest := strings.Trim(fields[j+1], "`\"',.;:?!()"); isFolder(dest) {
@@ -1473,6 +1487,26 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			if !ix.holdsWorkAbout(c.work, n) {
 				unknown = append(unknown, c.work+" about "+n.as)
 			}
+		}
+	}
+	for _, c := range countChanges(ws, tok) {
+		if !ix.holdsCountChange(c) {
+			unknown = append(unknown, c.from+" to "+c.to)
+		}
+	}
+	for _, c := range migrationColumns(ws) {
+		if !slices.Contains(out, c.column) && !ix.holdsMigrationColumn(c, tok) {
+			unknown = append(unknown, c.column+" column added to "+c.table)
+		}
+	}
+	for _, code := range statusesOf(ws, tok) {
+		if !ix.holdsStatus(code) {
+			unknown = append(unknown, "HTTP "+code)
+		}
+	}
+	for _, s := range userSaid(text) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(s, o) }) && !ix.holdsSaid(s, tok) {
+			unknown = append(unknown, s+" said by the user")
 		}
 	}
 	for _, n := range envVarsOf(fields) {
@@ -2024,7 +2058,7 @@ var connectVerbs = []string{
 	"attach", "attached", "attaches", "broadcast", "broadcasts", "cache", "cached", "caches",
 	"call", "called", "calling", "calls", "clear", "cleared", "clears", "create", "created", "creates", "emit", "emits", "emitted",
 	"evict", "evicted", "evicts", "handle", "handled", "handles", "include", "included", "includes", "inject", "injected", "injects",
-	"pick", "picked", "picks", "purge", "purged", "purges",
+	"persist", "persisted", "persists", "pick", "picked", "picks", "purge", "purged", "purges",
 	"receive", "received", "receives",
 	"enqueue", "enqueued", "enqueues", "feed", "feeds", "hand", "hands",
 	"import", "imported", "imports", "insert", "inserted", "inserts", "invalidate", "invalidates", "invoke", "invokes", "log", "logged", "logs",
@@ -2687,12 +2721,13 @@ func toolsRun(fields []string, tok *tokenizer) []codeName {
 		run := i > 0 && slices.Contains(toolRunVerbs, low[i-1]) &&
 			slices.ContainsFunc(low[max(0, i-4):i-1], func(w string) bool { return slices.Contains(toolRunners, w) })
 		// Its findings follow it, past lower-case words only (not
-		// "GitHub Actions workflow runs").
+		// "GitHub Actions workflow runs"), in its clause (not "after
+		// adding the show-more buttons — it complained").
 		for j := i + 1; !run && j < len(fields) && j <= i+toolRunReach; j++ {
 			if slices.Contains(toolFindings, low[j]) {
 				run = true
 			}
-			if strings.ContainsAny(fields[j-1], ".,;:?!") || low[j] != codeWord(fields[j]) {
+			if strings.ContainsAny(fields[j-1], ".,;:?!—–") || fields[j-1] == "-" || low[j] != codeWord(fields[j]) {
 				break
 			}
 		}
@@ -2886,20 +2921,28 @@ func branchName(w string) bool {
 // commit bypassed the pre-commit hook; the user chose to fix the issues,
 // and the only --no-verify commit was another epic's).
 
-// flaggedWork is a flag a question says a command ran with and the work
-// (a branch or a bead: spotter-dov, spotter-a0y.3) it ran for.
-type flaggedWork struct{ flag, work string }
+// flaggedWork is a flag a question says a command ran with, the work (a
+// branch or a bead: spotter-dov, spotter-a0y.3) it ran for, and the
+// subcommand it was written after, if any ("git push --force": push): a
+// flag is its command's, and the session's `mix compile --force` is no
+// forced push.
+type flaggedWork struct{ flag, work, sub string }
 
 // flagsForWork gives the flags a question's fields name with the first
-// branch or bead they name.
+// branch or bead they name, each with the subcommand it follows when a
+// program and its subcommand come just before it ("git push --force").
 func flagsForWork(fields []string) []flaggedWork {
-	var flags []string
+	var flags []flaggedWork
 	work := ""
-	for _, f := range fields {
+	for i, f := range fields {
 		w := strings.ToLower(codeWord(f))
 		switch {
-		case len(w) > 3 && strings.HasPrefix(w, "--") && isWordRune(rune(w[2])) && !slices.Contains(flags, w):
-			flags = append(flags, w)
+		case len(w) > 3 && strings.HasPrefix(w, "--") && isWordRune(rune(w[2])) && !slices.ContainsFunc(flags, func(c flaggedWork) bool { return c.flag == w }):
+			sub := ""
+			if i >= 2 && slices.Contains(programs, strings.ToLower(codeWord(fields[i-2]))) {
+				sub = strings.ToLower(codeWord(fields[i-1]))
+			}
+			flags = append(flags, flaggedWork{flag: w, sub: sub})
 		case work == "" && workName(w):
 			work = w
 		}
@@ -2907,11 +2950,10 @@ func flagsForWork(fields []string) []flaggedWork {
 	if work == "" {
 		return nil
 	}
-	var out []flaggedWork
-	for _, f := range flags {
-		out = append(out, flaggedWork{f, work})
+	for i := range flags {
+		flags[i].work = work
 	}
-	return out
+	return flags
 }
 
 // Priorities. A question may give a piece of work's priority: "why was
@@ -3043,7 +3085,10 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 	}
 	_, term := ix.phrase(termWords(c.flag, tok))
 	return term != "" && ix.commandHolds(term, tok, func(at docRef) bool { return sessions[ix.sourceName(at)] },
-		func(f l1Fields) bool { return holdsFlag(strings.ToLower(f.cmd), c.flag) })
+		func(f l1Fields) bool {
+			cmd := strings.ToLower(f.cmd)
+			return holdsFlag(cmd, c.flag) && (c.sub == "" || slices.Contains(strings.Fields(cmd), c.sub))
+		})
 }
 
 // holdsFlag reports whether a command holds the flag whole (--no-verify,

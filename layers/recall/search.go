@@ -1415,7 +1415,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			if known && changed[i] && oneName(w.text) {
 				// What a change gave is written as it is: a
 				// file_system watcher is not the file system.
-				known = ix.heldAsWritten(strings.ToLower(w.text))
+				known = ix.heldAsWritten(strings.ToLower(w.text)) && ix.writtenBeyondOutput(strings.ToLower(w.text))
 			}
 		default:
 			// A plain word of code is written as it is: `severity` is
@@ -1725,6 +1725,15 @@ func (ix *Index) opensLonger(t, joins string) bool {
 	return false
 }
 
+// opensPath reports whether memory holds a path that opens with the
+// first two parts of text, a path of three or more (priv/static/assets
+// opens priv/static/assets/spotter.css).
+func (ix *Index) opensPath(text string) bool {
+	parts := strings.SplitN(strings.ToLower(text), "/", 3)
+	head := parts[0] + "/" + parts[1]
+	return ix.df(head) > 0 || ix.opensLonger(head, "/")
+}
+
 // searchOnly reports whether an L1 record holds the lower-case name t
 // only in what it searched for: a Grep's or Glob's pattern, or a search
 // program's part of a shell command, and not in what it printed.
@@ -1778,6 +1787,26 @@ func (ix *Index) heldAsWritten(t string) bool {
 	return ix.df(t) > 0 || ix.opensLonger(t, "/.:")
 }
 
+// writtenBeyondOutput reports whether memory holds t other than only in
+// what a tool printed: a change's result is what someone wrote or said
+// (an edit, a command, a prompt, a summary). The file_system library
+// memory saw only compiled among the dependencies ("==> file_system")
+// was never swapped in (six sets asked why the tail workers moved to a
+// file_system watcher). Past claimScan records t is taken as written.
+func (ix *Index) writtenBeyondOutput(t string) bool {
+	read := 0
+	for at, d := range ix.docsHolding(t) {
+		if read++; read > claimScan || d.Layer != layerL1 || d.Kind != kindTool {
+			return true
+		}
+		f, _ := ix.l1Record(at, d)
+		if strings.Contains(strings.ToLower(f.cmd+"\n"+f.file+"\n"+f.diff+"\n"+f.arg+"\n"+f.pat), t) {
+			return true
+		}
+	}
+	return read == 0 // held as the start of a longer name only
+}
+
 // knownLast reports whether memory knows the part of an identifier that
 // says which thing it is. A command, a member or a file is named by its
 // last segment (ecto.rollback, Tmux.list_panes, /api/hooks/session-end):
@@ -1787,9 +1816,12 @@ func (ix *Index) heldAsWritten(t string) bool {
 // hyphen or a slash (W3C-style, green/red, ChromeDriver/Wallaby): its
 // names are judged each, as words of their own.
 func (ix *Index) knownLast(text string, parts []string, code bool, tok *tokenizer) bool {
-	if !code && !strings.HasPrefix(text, "/") && !strings.ContainsAny(text, "._:") && strings.Count(text, "/") < 2 {
+	if !code && !strings.HasPrefix(text, "/") && !strings.ContainsAny(text, "._:") && (strings.Count(text, "/") < 2 || !ix.opensPath(text)) {
 		// Words written as alternatives are words each
-		// (ChromeDriver/Wallaby; green/red names nothing). A hyphened
+		// (ChromeDriver/Wallaby; green/red names nothing), however
+		// many, unless memory holds a path that opens as they do
+		// (priv/static/assets): "the row/sidecar/expand-button
+		// markup" is three pieces of markup. A hyphened
 		// compound says what its last word is like: only a listed
 		// thing among its words names something (MessagePack-encoded;
 		// Haiku-based is a plain word). Alternatives that are together

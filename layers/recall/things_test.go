@@ -239,6 +239,10 @@ func TestUnknownThings(t *testing.T) {
 		// first word counts when it is a listed thing.
 		{"What ChromeDriver/Wallaby setup does the checker report need?", []string{"ChromeDriver/Wallaby"}},
 		{"Why is the checker report green/red?", nil},
+		// However many, unless memory holds a path opening as they do.
+		{"Where do the shared report/lookup/session-hour markup pieces live?", nil},
+		{"Where do the shared report/lookup/Zorblax markup pieces live?", []string{"report/lookup/Zorblax"}},
+		{"Why is priv/static/zorblax in the layout?", []string{"priv/static/zorblax"}},
 		{"Why is the checker report MessagePack-encoded?", []string{"MessagePack-encoded"}},
 		{"Why is the checker report Haiku-styled?", nil},
 		// A name memory knows, named with its kind, is that name: "the
@@ -318,7 +322,9 @@ func TestUnknownThings(t *testing.T) {
 		{"Why a 2-minute wait for the report?", nil},
 		{"Why did we raise the registry's TTL from 90 seconds to 5 minutes?", []string{"5 minutes"}},
 		{"Why did we pick a 2-second debounce for the report?", []string{"2-second"}},
-		{"Why does the endpoint return 500s?", nil},
+		// "500s" after "return" is statuses, not a duration: judged as
+		// one, and this memory holds no status.
+		{"Why does the endpoint return 500s?", []string{"HTTP 500"}},
 		// And of what it times, when both say: the 15s is a sweep's,
 		// the 90 seconds a TTL's; the 2 minutes, untold, may be a wait's.
 		{"Why does the report's request use a 15-second timeout?", []string{"15-second"}},
@@ -509,9 +515,13 @@ func TestConnectionWithACommonName(t *testing.T) {
 		recs = append(recs, say(fmt.Sprintf("ReportRenderer draws row %d of the checker report.", i)))
 	}
 	recs = append(recs, say("ContextBuilder formats the open notes as one string."),
-		say("DigestQueue hands each digest through ReportRenderer before it is sent."))
+		say("DigestQueue hands each digest through ReportRenderer before it is sent."),
+		say("ReportArchive writes each finished report to SQLite."),
+		say("ContextRegistry keeps the open notes in ETS."))
 	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
 	wantUnknown(t, m.open(), []unknownCase{
+		{"How does ContextRegistry persist the open notes to SQLite across restarts?", []string{"ContextRegistry with SQLite"}},
+		{"How does ReportArchive persist the finished reports to SQLite?", nil},
 		{"How does ContextBuilder run the notes through ReportRenderer?", []string{"ContextBuilder with ReportRenderer"}},
 		{"How does DigestQueue pass the digests through ReportRenderer?", nil},
 		{"How does ContextBuilder format the open notes?", nil},
@@ -626,12 +636,14 @@ func TestPathsAndModulePaths(t *testing.T) {
 
 // TestFlagsForWork: a command said to run with a flag for a branch or a
 // bead is held where a session naming the work ran a command with the
-// flag, not where the flag is only told of.
+// flag (the command's, when the question names it), not where the flag
+// is only told of.
 func TestFlagsForWork(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		say("Working on report-ab1: the lookups."),
-		bash("git commit --no-verify -m 'feat: lookups for the report and …", 1, "Pre-commit validation failed"))...)
+		bash("git commit --no-verify -m 'feat: lookups for the report and …", 1, "Pre-commit validation failed"),
+		bash("mix compile --force 2>&1", 0, "Compiling 12 files (.ex)"))...)
 	m.l1("2026-02-12_1000_bbbb2222", false, append(filler(5),
 		say("Working on report-cd2. The hook blocks; use --no-verify to skip it, or fix the checks."),
 		bash("git commit -m 'feat: digests (report-cd2)'", 0, "[report-cd2 1a2b3c4] feat: digests"))...)
@@ -640,6 +652,9 @@ func TestFlagsForWork(t *testing.T) {
 		{"Why did the report-ab1 commit with --no-verify still fail?", nil},
 		{"Which commits needed --no-verify?", nil},
 		{"Why did we push report-ab1 with --frobnicate?", []string{"report-ab1 with --frobnicate"}},
+		// A flag after its command is that command's.
+		{"Why did report-ab1 need mix compile --force?", nil},
+		{"What got overwritten when we did git push --force on report-ab1?", []string{"report-ab1 with --force"}},
 	})
 }
 
@@ -937,5 +952,20 @@ func TestWorkAbout(t *testing.T) {
 		{"what was report-abc.5 about?", nil},
 		{"is report-abc.5 still open? the bug where load_lookups drops the cwd field", []string{"report-abc.5 about cwd"}},
 		{"is report-abc.5 still open? the bug where load_lookups drops the same field twice", nil},
+	})
+}
+
+// TestChangeResultWrittenBeyondOutput: what a change gave is something
+// someone wrote; a library memory saw only in a command's output (a
+// dependency compiled) was never swapped in.
+func TestChangeResultWrittenBeyondOutput(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash("mix test 2>&1", 0, "==> file_watch"+strings.Repeat("\nCompiling 3 files (.ex)", 2)),
+		edit("lib/report/tail_worker.ex", "+5 -2 {:ok, pid} = FileTail.start_link(dirs: [dir])\n# poll_timer removed"),
+		say("Switched the tail worker to FileTail so it no longer polls."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we swap the polling tail for a file_watch watcher in the tail worker?", []string{"file_watch"}},
+		{"Why did we swap the polling tail for FileTail in the tail worker?", nil},
 	})
 }

@@ -1,0 +1,168 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+)
+
+// What the user said. A question may put words in the user's mouth:
+// "when the user told us to commit the dov work with --no-verify",
+// "when I asked 'did you push?'". What the user said is in memory as it
+// was said: in a prompt, or in an answer to the agent's question
+// (AskUserQuestion). A flag, a quote, a path or a piece of code the
+// question says the user said, and which no prompt or answer holds, was
+// never said: the agent offered --no-verify, the user answered "fix the
+// issues" (four sets asked why or when the user told us to commit with
+// --no-verify). Only such written things are judged; a question that
+// tells the user's words in its own ("when I said the dev server
+// wouldn't boot") is let be.
+
+// userSubjects are the words that name the user as the one who spoke.
+var userSubjects = []string{"i", "user"}
+
+// sayVerbs are the verbs of the user saying something, as a question
+// writes them after its subject ("I told", "did the user tell").
+var sayVerbs = []string{
+	"answer", "answered", "ask", "asked", "choose", "chose", "insist", "insisted", "instruct", "instructed",
+	"pick", "picked", "reply", "replied", "request", "requested", "say", "said", "suggest", "suggested",
+	"tell", "told", "type", "typed", "wanted",
+}
+
+// sayReach is how many words after "I" or "user" its verb may come
+// ("I just told", "the user explicitly asked").
+const sayReach = 2
+
+// saidReach is the most words after its verb that what the user said
+// runs to.
+const saidReach = 16
+
+// clauseEnds are the words that end what the user is said to have said:
+// the question asked of it begins ("… with --no-verify did the hook run").
+var clauseEnds = []string{"did", "does", "do", "how", "was", "were", "what", "when", "where", "which", "why"}
+
+// userSaid gives the written things (flags, quotes, paths, commands)
+// that a question says the user said.
+func userSaid(text string) []string {
+	fields := strings.Fields(text)
+	var out []string
+	add := func(s string) {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for i, f := range fields {
+		if !slices.Contains(userSubjects, strings.ToLower(codeWord(f))) {
+			continue
+		}
+		verb := -1
+		for j := i + 1; j < len(fields) && j <= i+sayReach; j++ {
+			if slices.Contains(sayVerbs, strings.ToLower(codeWord(fields[j]))) {
+				verb = j
+				break
+			}
+			if endsClause(fields[j]) {
+				break
+			}
+		}
+		if verb < 0 {
+			continue
+		}
+		var said []string
+		for j := verb + 1; j < len(fields) && j <= verb+saidReach; j++ {
+			if slices.Contains(clauseEnds, strings.ToLower(fields[j])) || fields[j] == "—" || fields[j] == "-" {
+				break
+			}
+			said = append(said, fields[j])
+			if endsClause(fields[j]) {
+				break
+			}
+		}
+		clause := strings.Join(said, " ")
+		for _, q := range quoted(" " + clause) {
+			add(strings.TrimSpace(q))
+		}
+		for k, w := range said {
+			c := codeWord(w)
+			switch {
+			case strings.HasPrefix(c, "--") && len(c) > 3 && isWordRune(rune(c[2])), fileName(c), strings.Contains(c, "/") && len(c) > 2:
+				add(c)
+			case slices.Contains(programs, c) && k+1 < len(said):
+				// A command: its program and subcommand ("gh pr").
+				if sub := codeWord(said[k+1]); sub != "" && strings.ToLower(sub) == sub && !strings.HasPrefix(sub, "-") {
+					add(c + " " + sub)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// endsClause reports whether a field ends its clause: a question mark,
+// a stop, a comma or a semicolon after it, outside a quote that goes on.
+func endsClause(f string) bool {
+	f = strings.TrimRight(f, "'\"`’”)")
+	return strings.HasSuffix(f, "?") || strings.HasSuffix(f, ".") || strings.HasSuffix(f, ",") || strings.HasSuffix(f, ";") || strings.HasSuffix(f, ":")
+}
+
+// holdsSaid reports whether the user said s in memory: a prompt or an
+// answer to the agent's question holds it, its words side by side. A
+// thing with a word no record holds was never said; one memory holds in
+// more records than a claim reads, or in no L1 record at all (a memory
+// of L2 only), is taken as said.
+func (ix *Index) holdsSaid(s string, tok *tokenizer) bool {
+	words := termWords(s, tok)
+	if len(words) == 0 {
+		return true
+	}
+	want, rarest := ix.phrase(words)
+	switch {
+	case rarest == "":
+		return false // a word no record holds
+	case ix.df(rarest) > claimScan:
+		return true
+	}
+	inL1 := false
+	for at, d := range ix.docsHolding(rarest) {
+		if d.Layer != layerL1 {
+			continue
+		}
+		inL1 = true
+		var words string
+		switch f, _ := ix.l1Record(at, d); {
+		case d.Kind == kindPrompt:
+			words = f.text
+		case d.Kind == kindTool && f.tool == "AskUserQuestion":
+			words = withoutAsked(f.res)
+		default:
+			continue
+		}
+		got := tok.terms(words)
+		for i := 0; i+len(want) <= len(got); i++ {
+			if slices.Equal(got[i:i+len(want)], want) {
+				return true
+			}
+		}
+	}
+	return !inL1
+}
+
+// withoutAsked gives an AskUserQuestion result without the questions it
+// repeats: `"fix the issues" (asked: "…")` is the user's "fix the
+// issues"; the question, with the options the agent offered, is the
+// agent's.
+func withoutAsked(res string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(res, "(asked: ")
+		if i < 0 {
+			b.WriteString(res)
+			return b.String()
+		}
+		b.WriteString(res[:i])
+		end := strings.Index(res[i:], "\")")
+		if end < 0 {
+			return b.String()
+		}
+		res = res[i+end+2:]
+	}
+}
