@@ -1509,6 +1509,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, s+" said by the user")
 		}
 	}
+	for _, s := range agentAsked(text) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(s, o) }) && !ix.holdsAsked(s, tok) {
+			unknown = append(unknown, s+" asked of the user")
+		}
+	}
 	for _, n := range envVarsOf(fields) {
 		if !ix.holdsEnvVar(n, tok) {
 			unknown = append(unknown, "an environment variable of "+n.as)

@@ -43,6 +43,51 @@ var clauseEnds = []string{"did", "does", "do", "how", "was", "were", "what", "wh
 // userSaid gives the written things (flags, quotes, paths, commands)
 // that a question says the user said.
 func userSaid(text string) []string {
+	return saidBy(text, func(fields []string, i int) (int, bool) {
+		if !slices.Contains(userSubjects, strings.ToLower(codeWord(fields[i]))) {
+			return 0, false
+		}
+		return sayVerbAfter(fields, i)
+	})
+}
+
+// agentAsked gives the written things (and quantities: "500ms or 1s")
+// that a question says the agent asked the user about: "when you asked
+// me whether the debounce should be 500ms or 1s".
+func agentAsked(text string) []string {
+	return saidBy(text, func(fields []string, i int) (int, bool) {
+		if strings.ToLower(codeWord(fields[i])) != "you" {
+			return 0, false
+		}
+		verb, ok := sayVerbAfter(fields, i)
+		if !ok || !strings.HasPrefix(strings.ToLower(fields[verb]), "ask") || verb+1 >= len(fields) {
+			return 0, false
+		}
+		if to := strings.ToLower(codeWord(fields[verb+1])); to != "me" && to != "us" {
+			return 0, false
+		}
+		return verb + 1, true
+	})
+}
+
+// sayVerbAfter finds a verb of saying within sayReach words after the
+// subject at fields[i], in its clause.
+func sayVerbAfter(fields []string, i int) (int, bool) {
+	for j := i + 1; j < len(fields) && j <= i+sayReach; j++ {
+		if slices.Contains(sayVerbs, strings.ToLower(codeWord(fields[j]))) {
+			return j, true
+		}
+		if endsClause(fields[j]) {
+			break
+		}
+	}
+	return 0, false
+}
+
+// saidBy gives the written things of what a question says was said: the
+// clause after each place spoken finds (the verb of saying, or the word
+// after it), up to the clause's end.
+func saidBy(text string, spoken func(fields []string, i int) (int, bool)) []string {
 	fields := strings.Fields(text)
 	var out []string
 	add := func(s string) {
@@ -50,21 +95,9 @@ func userSaid(text string) []string {
 			out = append(out, s)
 		}
 	}
-	for i, f := range fields {
-		if !slices.Contains(userSubjects, strings.ToLower(codeWord(f))) {
-			continue
-		}
-		verb := -1
-		for j := i + 1; j < len(fields) && j <= i+sayReach; j++ {
-			if slices.Contains(sayVerbs, strings.ToLower(codeWord(fields[j]))) {
-				verb = j
-				break
-			}
-			if endsClause(fields[j]) {
-				break
-			}
-		}
-		if verb < 0 {
+	for i := range fields {
+		verb, ok := spoken(fields, i)
+		if !ok {
 			continue
 		}
 		var said []string
@@ -77,14 +110,13 @@ func userSaid(text string) []string {
 				break
 			}
 		}
-		clause := strings.Join(said, " ")
-		for _, q := range quoted(" " + clause) {
+		for _, q := range quoted(" " + strings.Join(said, " ")) {
 			add(strings.TrimSpace(q))
 		}
 		for k, w := range said {
 			c := codeWord(w)
 			switch {
-			case strings.HasPrefix(c, "--") && len(c) > 3 && isWordRune(rune(c[2])), fileName(c), strings.Contains(c, "/") && len(c) > 2:
+			case strings.HasPrefix(c, "--") && len(c) > 3 && isWordRune(rune(c[2])), fileName(c), strings.Contains(c, "/") && len(c) > 2, isQuantity(c):
 				add(c)
 			case slices.Contains(programs, c) && k+1 < len(said):
 				// A command: its program and subcommand ("gh pr").
@@ -105,16 +137,44 @@ func endsClause(f string) bool {
 }
 
 // holdsSaid reports whether the user said s in memory: a prompt or an
-// answer to the agent's question holds it, its words side by side. A
-// thing with a word no record holds was never said; one memory holds in
-// more records than a claim reads, or in no L1 record at all (a memory
-// of L2 only), is taken as said.
+// answer to the agent's question holds it, its words side by side.
 func (ix *Index) holdsSaid(s string, tok *tokenizer) bool {
-	words := termWords(s, tok)
-	if len(words) == 0 {
+	return ix.heldIn(s, tok, func(d doc, f l1Fields) string {
+		switch {
+		case d.Kind == kindPrompt:
+			return f.text
+		case d.Kind == kindTool && f.tool == "AskUserQuestion":
+			return withoutAsked(f.res)
+		}
+		return ""
+	})
+}
+
+// holdsAsked reports whether the agent asked the user about s in memory:
+// a question it put (AskUserQuestion, with the options it offered), or
+// its text asking one, holds it.
+func (ix *Index) holdsAsked(s string, tok *tokenizer) bool {
+	return ix.heldIn(s, tok, func(d doc, f l1Fields) string {
+		switch {
+		case d.Kind == kindTool && f.tool == "AskUserQuestion":
+			return f.arg + "\n" + f.res
+		case d.Kind == kindText && strings.Contains(f.text, "?"):
+			return f.text
+		}
+		return ""
+	})
+}
+
+// heldIn reports whether the L1 records whose text words gives hold s,
+// its words side by side. A thing with a word no record holds is not
+// held; one memory holds in more records than a claim reads, or in no L1
+// record at all (a memory of L2 only), is taken as held.
+func (ix *Index) heldIn(s string, tok *tokenizer, words func(doc, l1Fields) string) bool {
+	ws := termWords(s, tok)
+	if len(ws) == 0 {
 		return true
 	}
-	want, rarest := ix.phrase(words)
+	want, rarest := ix.phrase(ws)
 	switch {
 	case rarest == "":
 		return false // a word no record holds
@@ -127,16 +187,12 @@ func (ix *Index) holdsSaid(s string, tok *tokenizer) bool {
 			continue
 		}
 		inL1 = true
-		var words string
-		switch f, _ := ix.l1Record(at, d); {
-		case d.Kind == kindPrompt:
-			words = f.text
-		case d.Kind == kindTool && f.tool == "AskUserQuestion":
-			words = withoutAsked(f.res)
-		default:
+		f, _ := ix.l1Record(at, d)
+		text := words(d, f)
+		if text == "" {
 			continue
 		}
-		got := tok.terms(words)
+		got := tok.terms(text)
 		for i := 0; i+len(want) <= len(got); i++ {
 			if slices.Equal(got[i:i+len(want)], want) {
 				return true

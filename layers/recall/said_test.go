@@ -2,9 +2,11 @@ package recall
 
 import "testing"
 
-// TestUserSaid: a flag, a quote or a path that a question says the user
-// said is held where a prompt or an answer to the agent's question holds
-// it; the agent offering it, or running it, is not the user saying it.
+// TestUserSaid: a flag, a quote, a path or a command that a question says
+// the user said is held where a prompt or an answer to the agent's
+// question holds it; the agent offering it, or running it, is not the
+// user saying it. What a question says the agent asked the user is held
+// in the agent's question or its text asking one.
 func TestUserSaid(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
@@ -12,6 +14,8 @@ func TestUserSaid(t *testing.T) {
 		prompt("rebase onto main and use --force-with-lease when you push"),
 		prompt("run git rebase main, then push"),
 		prompt("open a PR for the report work"),
+		say("Should the report module go under lib/report/ or lib/reports/?"),
+		say("The debounce is 500ms now."),
 		say("Let me commit with --no-verify since the lint warning is a false positive."),
 		bash(`git commit --no-verify -m "feat: report spans"`, 1, "lint failed"),
 		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "AskUserQuestion",
@@ -29,5 +33,10 @@ func TestUserSaid(t *testing.T) {
 		{"what did you say when I asked you to open a PR with gh pr create?", []string{"gh pr said by the user"}},
 		{"when I asked you to rebase onto main with git rebase, what happened?", nil},
 		{"what did I tell you to do when the hook blocked the commit?", nil},
+		// What the agent asked the user is in its question or its text
+		// asking one.
+		{"When you asked me whether to skip the hook with --no-verify, what did I say?", nil},
+		{"When you asked me whether the debounce should be 500ms or 1s, what did I pick?", []string{"500ms asked of the user", "1s asked of the user", "1s"}},
+		{"When you asked me whether the report should go under lib/report/, what did I pick?", nil},
 	})
 }

@@ -1614,7 +1614,14 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		// transcripts and CSS). So is the file a path ends in, which
 		// its folders do not make known (never31 asked for the commit
 		// that moved a hook into assets/js/hooks/transcript_selection.js,
-		// where memory holds assets/js and TranscriptSelection).
+		// where memory holds assets/js and TranscriptSelection). A path
+		// from a folder memory holds paths under (lib/, priv/), of three
+		// parts or more, is held whole as written, as every path memory
+		// saw is: lib/spotter/telemetry/trace_context.ex is no file memory
+		// saw, though it saw spotter-plugin/scripts/lib/trace_context.sh.
+		if first, _, _ := strings.Cut(text, "/"); strings.Count(text, "/") >= 2 && first != "" && ix.opensLonger(strings.ToLower(first), "/") {
+			return false
+		}
 		return ix.heldSideBySide(name, tok)
 	}
 	if call, ok := memberCall(text); ok && (code || call != text || !callback(call)) {

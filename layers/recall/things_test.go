@@ -243,6 +243,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Where do the shared report/lookup/session-hour markup pieces live?", nil},
 		{"Where do the shared report/lookup/Zorblax markup pieces live?", []string{"report/lookup/Zorblax"}},
 		{"Why is priv/static/zorblax in the layout?", []string{"priv/static/zorblax"}},
+		// A file's path from a folder memory holds paths under is held
+		// whole; a part of one is judged by its file's name.
+		{"What does priv/static/assets/report.css style?", nil},
+		{"What does priv/static/css/report.css style?", []string{"priv/static/css/report.css"}},
+		{"What does static/assets/report.css style?", nil},
 		{"Why is the checker report MessagePack-encoded?", []string{"MessagePack-encoded"}},
 		{"Why is the checker report Haiku-styled?", nil},
 		// A name memory knows, named with its kind, is that name: "the
