@@ -192,8 +192,62 @@ func (r *Refiner) noteStart(ts string) {
 
 // maxCompact bounds a compaction summary. The summary restates a
 // conversation whose prompts, text and tool calls L1 already holds; its
-// head (the request and intent) is what is worth keeping.
-const maxCompact = 4000
+// head (the request and intent) is what is worth keeping, and of the rest
+// the sections that say what failed and what the user said
+// (compactSections), each to maxCompactSection.
+const (
+	maxCompact        = 4000
+	maxCompactSection = 1600
+)
+
+// compactSections are the sections of Claude Code's compaction summary
+// kept past its head: the errors met and how each was fixed, which the
+// head (its analysis, told in order) often does not reach ("LiveView
+// test: sandbox isolation (Project not found)"), and the user's own
+// messages.
+var compactSections = []string{"errors and fixes", "all user messages"}
+
+// compactText gives what L1 keeps of a compaction summary: its head, and
+// its sections of compactSections that begin past the head.
+func compactText(t string) string {
+	if len(t) <= maxCompact {
+		return t
+	}
+	out := truncate(t, maxCompact)
+	lower := strings.ToLower(t)
+	for _, name := range compactSections {
+		i := strings.Index(lower[maxCompact:], name)
+		if i < 0 {
+			continue
+		}
+		i += maxCompact
+		start := strings.LastIndexByte(t[:i], '\n') + 1
+		end := len(t)
+		for j := i; ; {
+			k := strings.IndexByte(t[j:], '\n')
+			if k < 0 {
+				break
+			}
+			j += k + 1
+			if sectionHeading(t[j:]) {
+				end = j
+				break
+			}
+		}
+		out += "\n\n" + truncate(strings.TrimSpace(t[start:end]), maxCompactSection)
+	}
+	return out
+}
+
+// sectionHeading reports whether a line opens a numbered section of the
+// summary ("5. Problem Solving:", "6. **All user messages**:").
+func sectionHeading(line string) bool {
+	n := 0
+	for n < len(line) && line[n] >= '0' && line[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(line[n:], ". ")
+}
 
 // isCompaction tells the transcripts of Claude Code's compaction agent
 // (subagents/agent-acompact-*.jsonl): their prompt is Claude Code's own
@@ -260,7 +314,7 @@ func (r *Refiner) flushText(out []Record) []Record {
 
 func (r *Refiner) emit(out []Record, rec Record) []Record {
 	if rec.Kind == KindCompact {
-		rec.Text = truncate(rec.Text, maxCompact)
+		rec.Text = compactText(rec.Text)
 	}
 	r.st.Stats.Records++
 	return append(out, rec)

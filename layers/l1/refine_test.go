@@ -621,3 +621,33 @@ func toolRecords(recs []Record, tool string) []Record {
 	}
 	return out
 }
+
+// TestCompactionKeepsErrorsAndUserMessages: a long compaction summary
+// keeps its head and, past it, its sections of the errors met and of the
+// user's messages, each to its own room, and no other section.
+func TestCompactionKeepsErrorsAndUserMessages(t *testing.T) {
+	analysis := "This session is being continued from a previous conversation.\n\nAnalysis:\n" + strings.Repeat("Let me walk through the work in order. ", 120)
+	summary := "\n\nSummary:\n1. Primary Request and Intent:\n   Implement the report epic.\n" +
+		"3. Files and Code Sections:\n   - lib/report.ex: " + strings.Repeat("code ", 200) + "\n" +
+		"4. Errors and fixes:\n   - **Report test: sandbox isolation (Report not found)**: fixed with shared mode.\n   - **Credo warning**: pattern match instead of length/1.\n" +
+		"5. Problem Solving:\n   Solved everything by thinking hard.\n" +
+		"6. All user messages:\n   - \"Implement the report epic\"\n   - \"check again\"\n" +
+		"7. Pending Tasks:\n   - none\n"
+	got := compactText(analysis + summary)
+	for _, want := range []string{"This session is being continued", "4. Errors and fixes:", "(Report not found)", "pattern match instead of length/1.", "6. All user messages:", `"check again"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("compactText lost %q", want)
+		}
+	}
+	for _, not := range []string{"Solved everything", "Pending Tasks", "Files and Code Sections"} {
+		if strings.Contains(got, not) {
+			t.Errorf("compactText kept %.40q…", not)
+		}
+	}
+	if short := "Analysis:\nshort summary\n4. Errors and fixes:\n - none"; compactText(short) != short {
+		t.Errorf("a short summary is kept whole: %q", compactText(short))
+	}
+	if len(got) > maxCompact+2*(maxCompactSection+2) {
+		t.Errorf("compactText kept %d bytes", len(got))
+	}
+}

@@ -406,9 +406,18 @@ const tallyReach = 6
 // what it ran ("297 tests", "5 passed", "6 total"); "" if none of the
 // last lines is one.
 func testTally(out string) string {
-	lines := strings.Split(strings.TrimRight(out, "\n "), "\n")
-	for i := len(lines) - 1; i >= 0 && i >= len(lines)-tallyReach; i-- {
-		if l := strings.Trim(strings.TrimSpace(lines[i]), "=-* "); tallyLine(l) {
+	rest := strings.TrimRight(out, "\n ")
+	for range tallyReach {
+		if rest == "" {
+			break
+		}
+		line := rest
+		if i := strings.LastIndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[i+1:], rest[:i]
+		} else {
+			rest = ""
+		}
+		if l := strings.Trim(strings.TrimSpace(line), "=-* "); tallyLine(l) {
 			return strings.Join(strings.Fields(l), " ")
 		}
 	}

@@ -13,9 +13,12 @@ import (
 // question says the user said, and which no prompt or answer holds, was
 // never said: the agent offered --no-verify, the user answered "fix the
 // issues" (four sets asked why or when the user told us to commit with
-// --no-verify). Only such written things are judged; a question that
-// tells the user's words in its own ("when I said the dev server
-// wouldn't boot") is let be.
+// --no-verify). So with what a question says the agent asked the user
+// ("when you asked me whether the debounce should be 500ms or 1s"): it is
+// in the agent's question or in a text of its that asks one. Only such
+// written things (and quantities) are judged; a question that tells the
+// user's words in its own ("when I said the dev server wouldn't boot")
+// is let be.
 
 // userSubjects are the words that name the user as the one who spoke.
 var userSubjects = []string{"i", "user"}

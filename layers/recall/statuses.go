@@ -27,9 +27,10 @@ var statusBefore = []string{
 // statusWords say that a number beside them is a status: in a question
 // after it ("403 Forbidden", "500 errors"), in memory either side of it.
 var statusWords = []string{
-	"error", "errors", "forbidden", "found", "gateway", "http", "internal", "payload", "put_status",
-	"resp", "response", "responses", "returned", "returning", "returns", "send_resp", "status",
-	"threw", "unauthorized", "unavailable", "unprocessable",
+	"code", "error", "errors", "fail", "failed", "failing", "fails", "forbidden", "found", "gateway",
+	"gets", "getting", "got", "http", "internal", "payload", "put_status", "resp", "response",
+	"responses", "returned", "returning", "returns", "send_resp", "status", "threw", "unauthorized",
+	"unavailable", "unprocessable",
 }
 
 // statusReach is how many bytes either side of a number memory's text is
@@ -66,15 +67,17 @@ func statusNumber(w string) bool {
 }
 
 // holdsStatus reports whether memory holds code as a status: beside a
-// word of status in a record holding it. A number in more records than
-// a claim reads is taken as held.
+// word of status, or in the plural ("401s"), in a record holding it. A
+// number in more records than a claim reads is taken as held.
 func (ix *Index) holdsStatus(code string) bool {
-	if ix.df(code) > claimScan {
+	if ix.df(code)+ix.df(code+"s") > claimScan {
 		return true
 	}
-	for at, d := range ix.docsHolding(code) {
-		if statusIn(strings.ToLower(ix.docText(at, d)), code) {
-			return true
+	for _, t := range []string{code, code + "s"} {
+		for at, d := range ix.docsHolding(t) {
+			if statusIn(strings.ToLower(ix.docText(at, d)), code) {
+				return true
+			}
 		}
 	}
 	return false
@@ -93,6 +96,9 @@ func statusIn(text, code string) bool {
 		from = end
 		if i > 0 && isWordRune(rune(text[i-1])) || end < len(text) && isWordRune(rune(text[end])) && text[end] != 's' {
 			continue
+		}
+		if end < len(text) && text[end] == 's' && (end+1 == len(text) || !isWordRune(rune(text[end+1]))) {
+			return true // statuses by their number ("the 401s on login")
 		}
 		window := text[max(0, i-statusReach):min(len(text), end+statusReach)]
 		for _, w := range strings.FieldsFunc(window, func(r rune) bool { return !isWordRune(r) }) {

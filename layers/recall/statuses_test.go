@@ -10,7 +10,9 @@ func TestStatuses(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		edit("lib/report/tail_worker.ex", "+3 -0 @debounce_ms 500\n@batch_size 400"),
 		bash("curl -i localhost:4000/api/report/missing", 0, "HTTP/1.1 404 Not Found"),
-		say("The upload endpoint now answers 413 when the body is too big: put_status(conn, 413)."))...)
+		say("The upload endpoint now answers 413 when the body is too big: put_status(conn, 413)."),
+		prompt("login fails with 401 after an hour"),
+		say("The 502s came from the proxy."))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"What was the fix for the 500 the report endpoint threw when a project had no rows?", []string{"HTTP 500"}},
 		{"why did the report endpoints start returning 500s?", []string{"HTTP 500"}},
@@ -20,5 +22,7 @@ func TestStatuses(t *testing.T) {
 		{"why is the batch size 400 rows?", nil},
 		{"where did we settle on the 400 limit?", nil},
 		{"why did the report endpoint answer 403 Forbidden?", []string{"Forbidden", "HTTP 403"}},
+		{"why does login return 401 for expired tokens?", nil},
+		{"where did the 502s come from?", nil},
 	})
 }
