@@ -214,7 +214,14 @@ func compactText(t string) string {
 		return t
 	}
 	out := truncate(t, maxCompact)
-	lower := strings.ToLower(t)
+	// Lower-cased byte for byte, so that an index into it is one into t
+	// (strings.ToLower changes the length of some letters: İ).
+	lower := strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, t)
 	for _, name := range compactSections {
 		i := strings.Index(lower[maxCompact:], name)
 		if i < 0 {

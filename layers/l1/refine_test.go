@@ -644,6 +644,10 @@ func TestCompactionKeepsErrorsAndUserMessages(t *testing.T) {
 			t.Errorf("compactText kept %.40q…", not)
 		}
 	}
+	// A letter whose lower case is longer does not shift the sections.
+	if got := compactText(strings.Repeat("İ", 3000) + summary); !strings.Contains(got, "(Report not found)") || !strings.Contains(got, `"check again"`) {
+		t.Errorf("compactText after wide letters lost a section: %q", got[len(got)-200:])
+	}
 	if short := "Analysis:\nshort summary\n4. Errors and fixes:\n - none"; compactText(short) != short {
 		t.Errorf("a short summary is kept whole: %q", compactText(short))
 	}
