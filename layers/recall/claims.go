@@ -1053,11 +1053,12 @@ type move struct{ thing, folder string }
 // moveTo are the words that open where something was moved.
 var moveTo = []string{"into", "to", "under"}
 
-// placeVerbs put a thing where it is from the start, a place that
+// placeVerbs put a thing where it is, or say where it is, a place that
 // follows "in" too ("why did we put tail_wrapper.sh under
-// spotter-plugin/scripts"); memory that holds the thing there holds
-// them side by side as a move's does.
-var placeVerbs = []string{"placed", "put", "putting"}
+// spotter-plugin/scripts", "why does trace_context.sh live in
+// spotter-plugin/hooks/lib", "why did it end up under …"); memory that
+// holds the thing there holds them side by side as a move's does.
+var placeVerbs = []string{"live", "lived", "lives", "placed", "put", "putting", "sit", "sits", "up"}
 
 // placeTo are the words that open where something was put.
 var placeTo = []string{"in", "into", "to", "under"}

@@ -1666,6 +1666,13 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 		}
 		return ix.seen(name, tok)
 	}
+	if route, ok := routePrefix(text); ok {
+		// A route is held by its path up to its first parameter, as
+		// the router writes it (/api/review-context/:token): memory
+		// that saw /api/hooks/session-end never saw
+		// /api/sessions/:session_id/status, though it holds "status".
+		return ix.df(route) > 0 || ix.opensLonger(route, "/:")
+	}
 	if things := listedParts(text, tok); isThing(joined) || len(things) > 0 {
 		return ix.df(joined) > 0 || slices.ContainsFunc(things, func(t string) bool { return ix.df(t) > 0 }) && ix.knownLast(text, parts, code, tok)
 	}
@@ -1730,6 +1737,20 @@ func (ix *Index) opensLonger(t, joins string) bool {
 		}
 	}
 	return false
+}
+
+// routePrefix gives a route's path up to its first parameter, lower
+// case and without its leading slash ("/api/sessions/:id/status":
+// api/sessions), when it has two parts or more and names no file. A
+// route is written from its slash or with a parameter (a question's
+// word loses its leading slash).
+func routePrefix(text string) (string, bool) {
+	if !strings.HasPrefix(text, "/") && !strings.Contains(text, "/:") {
+		return "", false
+	}
+	prefix, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(text, "/")), ":")
+	prefix = strings.TrimSuffix(prefix, "/")
+	return prefix, strings.Count(prefix, "/") >= 1 && !strings.Contains(prefix, ".")
 }
 
 // opensPath reports whether memory holds a path that opens with the

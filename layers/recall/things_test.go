@@ -366,6 +366,13 @@ func TestUnknownThings(t *testing.T) {
 		{"When build_report.sh got moved to lib/report/, what broke?", []string{"build_report.sh in lib/report/"}},
 		{"Why was CheckerView moved under lib/report?", nil},
 		{"Why did we move CheckerView into priv/scripts/?", []string{"CheckerView in priv/scripts/"}},
+		// So is a thing said to be put, to live or to end up there.
+		{"Why did we put build_report.sh in priv/scripts?", nil},
+		{"Why does build_report.sh live under lib/report/?", []string{"build_report.sh in lib/report/"}},
+		{"Why did build_report.sh end up under lib/report/?", []string{"build_report.sh in lib/report/"}},
+		// A route is held by its path up to its first parameter.
+		{"What does GET /api/hooks/session-end return?", nil},
+		{"What does GET /api/lookups/:id/report return?", []string{"api/lookups/:id/report"}},
 		// A proposal states what it proposes, which memory cannot hold
 		// yet: its claims are not judged, its names are.
 		{"Should we move build_report.sh into lib/report/?", nil},
