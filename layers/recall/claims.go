@@ -1490,6 +1490,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			}
 		}
 	}
+	for _, c := range workModules(fields) {
+		if !slices.Contains(out, c.module.as) && !ix.holdsWorkModule(c) {
+			unknown = append(unknown, c.module.as+" in "+c.work)
+		}
+	}
 	for _, c := range countChanges(ws, tok) {
 		if !ix.holdsCountChange(c) {
 			unknown = append(unknown, c.from+" to "+c.to)
