@@ -1510,12 +1510,12 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, "HTTP "+code)
 		}
 	}
-	for _, s := range userSaid(text) {
+	for _, s := range userSaid(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(s, o) }) && !ix.holdsSaid(s, tok) {
 			unknown = append(unknown, s+" said by the user")
 		}
 	}
-	for _, s := range agentAsked(text) {
+	for _, s := range agentAsked(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(s, o) }) && !ix.holdsAsked(s, tok) {
 			unknown = append(unknown, s+" asked of the user")
 		}
@@ -2283,7 +2283,8 @@ var storeVerbs = []string{"keep", "keeping", "keeps", "kept", "persist", "persis
 var placeEnds = []string{"and", "at", "because", "behind", "by", "for", "from", "in", "inside", "instead", "into", "of", "on", "or", "rather",
 	"since", "so", "than", "through", "to", "under", "using", "via", "when", "with"}
 
-// placeArticles are left out of a place's words.
+// placeArticles are left out of the words of a place, and of a column's
+// or a table's name a migration is said to have added.
 var placeArticles = []string{"a", "an", "its", "one", "our", "the", "their"}
 
 // storeReach is how many words after its verb a place may open, and how

@@ -75,7 +75,7 @@ func (ix *Index) holdsCountChange(c countChange) bool {
 		if read++; read > claimScan {
 			return true
 		}
-		for sentence := range sentences(strings.ToLower(ix.docText(at, d))) {
+		for _, sentence := range splitSentences(strings.ToLower(ix.docText(at, d))) {
 			i, j := wordAt(sentence, c.from), wordAt(sentence, c.to)
 			switch {
 			case i < 0 || j < 0:
@@ -103,26 +103,5 @@ func wordAt(s, w string) int {
 			return i
 		}
 		from = end
-	}
-}
-
-// sentences gives the sentences of text: its lines, cut at a stop, a
-// semicolon, a question or an exclamation mark.
-func sentences(text string) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		start := 0
-		for i := 0; i < len(text); i++ {
-			switch c := text[i]; {
-			case c == '\n' || c == ';' || c == '!' || c == '?',
-				c == '.' && (i+1 == len(text) || text[i+1] == ' '):
-				if i > start && !yield(text[start:i]) {
-					return
-				}
-				start = i + 1
-			}
-		}
-		if start < len(text) {
-			yield(text[start:])
-		}
 	}
 }

@@ -56,18 +56,14 @@ func migrationColumns(ws []string) []migrationColumn {
 // columnName reports whether w can be a column's name: lower-case letters,
 // digits and underscores, no stop word and no determiner.
 func columnName(w string) bool {
-	return w != "" && !isStop(w) && !slices.Contains(determiners, w) &&
+	return w != "" && !isStop(w) && !slices.Contains(placeArticles, w) &&
 		strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) < 0
 }
 
-// determiners are the words before a name that are not it ("to the
-// annotations table", "a status column").
-var determiners = []string{"a", "an", "its", "our", "the", "their", "this", "that"}
-
-// wordAfter gives the first word at or after ws[i] past determiners, and
+// wordAfter gives the first word at or after ws[i] past its articles, and
 // where it is, if it can be a name.
 func wordAfter(ws []string, i int) (string, int) {
-	for i < len(ws) && slices.Contains(determiners, ws[i]) {
+	for i < len(ws) && slices.Contains(placeArticles, ws[i]) {
 		i++
 	}
 	if i >= len(ws) || !columnName(ws[i]) {

@@ -45,8 +45,8 @@ var clauseEnds = []string{"did", "does", "do", "how", "was", "were", "what", "wh
 
 // userSaid gives the written things (flags, quotes, paths, commands)
 // that a question says the user said.
-func userSaid(text string) []string {
-	return saidBy(text, func(fields []string, i int) (int, bool) {
+func userSaid(fields []string) []string {
+	return saidBy(fields, func(fields []string, i int) (int, bool) {
 		if !slices.Contains(userSubjects, strings.ToLower(codeWord(fields[i]))) {
 			return 0, false
 		}
@@ -57,8 +57,8 @@ func userSaid(text string) []string {
 // agentAsked gives the written things (and quantities: "500ms or 1s")
 // that a question says the agent asked the user about: "when you asked
 // me whether the debounce should be 500ms or 1s".
-func agentAsked(text string) []string {
-	return saidBy(text, func(fields []string, i int) (int, bool) {
+func agentAsked(fields []string) []string {
+	return saidBy(fields, func(fields []string, i int) (int, bool) {
 		if strings.ToLower(codeWord(fields[i])) != "you" {
 			return 0, false
 		}
@@ -90,8 +90,7 @@ func sayVerbAfter(fields []string, i int) (int, bool) {
 // saidBy gives the written things of what a question says was said: the
 // clause after each place spoken finds (the verb of saying, or the word
 // after it), up to the clause's end.
-func saidBy(text string, spoken func(fields []string, i int) (int, bool)) []string {
-	fields := strings.Fields(text)
+func saidBy(fields []string, spoken func(fields []string, i int) (int, bool)) []string {
 	var out []string
 	add := func(s string) {
 		if s != "" && !slices.Contains(out, s) {
@@ -195,11 +194,8 @@ func (ix *Index) heldIn(s string, tok *tokenizer, words func(doc, l1Fields) stri
 		if text == "" {
 			continue
 		}
-		got := tok.terms(text)
-		for i := 0; i+len(want) <= len(got); i++ {
-			if slices.Equal(got[i:i+len(want)], want) {
-				return true
-			}
+		if holdsPhrase(tok.terms(text), want) {
+			return true
 		}
 	}
 	return !inL1

@@ -367,11 +367,19 @@ func (ix *Index) adjacent(want []string, rarest string, budget *int, tok *tokeni
 			return false
 		}
 		*budget--
-		got := tok.terms(ix.docText(at, d))
-		for i := 0; i+len(want) <= len(got); i++ {
-			if slices.Equal(got[i:i+len(want)], want) {
-				return true
-			}
+		if holdsPhrase(tok.terms(ix.docText(at, d)), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsPhrase reports whether terms holds want's terms side by side, in
+// their order.
+func holdsPhrase(terms, want []string) bool {
+	for i := 0; i+len(want) <= len(terms); i++ {
+		if slices.Equal(terms[i:i+len(want)], want) {
+			return true
 		}
 	}
 	return false
