@@ -3128,18 +3128,36 @@ var runVerbs = []string{"ran", "run", "running", "runs", "executed", "invoked"}
 // run: "mix xref", "git bisect", "docker compose".
 var programs = []string{"bd", "bun", "cargo", "docker", "gh", "git", "go", "kubectl", "make", "mix", "npm", "npx", "pip", "pnpm", "poetry", "rails", "rake", "uv", "yarn"}
 
+// subcommands are the subcommands of programs whose name a question
+// writes only for the program: "opened the PR with gh pr create", "what
+// did git stash keep". A question says such a command ran without a verb
+// of running; "git" in prose ("git refused", "git hooks") is followed by
+// no subcommand of git (15 never-happened questions of the eval name
+// such a command without a verb of running, `gh pr create` or `git
+// revert`; the 28 answerable ones that do name git add, commit and push,
+// which memory holds run).
+var subcommands = map[string][]string{
+	"docker": {"build", "compose", "exec", "logs", "ps", "pull", "push", "run"},
+	"gh":     {"api", "auth", "issue", "pr", "release", "repo", "run", "workflow"},
+	"git": {"add", "am", "apply", "bisect", "blame", "branch", "checkout", "cherry-pick", "clean", "clone", "commit",
+		"diff", "fetch", "init", "log", "merge", "mv", "pull", "push", "rebase", "reflog", "remote", "reset",
+		"restore", "revert", "rm", "show", "stash", "status", "switch", "tag", "worktree"},
+	"kubectl": {"apply", "create", "delete", "describe", "exec", "get", "logs", "rollout"},
+}
+
 // commandsRun gives the commands a question's fields say were run, each
-// as its program and subcommand ("mix xref", "mix deps.get").
+// as its program and subcommand ("mix xref", "mix deps.get", "gh pr").
 func commandsRun(fields []string) []string {
 	var out []string
-	for i := 0; i+2 < len(fields); i++ {
-		if !slices.Contains(runVerbs, strings.ToLower(strings.Trim(fields[i], "`\"'(,"))) {
+	for i := 0; i+1 < len(fields); i++ {
+		prog := strings.Trim(fields[i], "`\"'(")
+		ran := i > 0 && slices.Contains(runVerbs, strings.ToLower(strings.Trim(fields[i-1], "`\"'(,")))
+		sub := strings.TrimRight(strings.Trim(fields[i+1], "`\"')"), ".,;:?!")
+		switch {
+		case !ran && !slices.Contains(subcommands[prog], sub):
 			continue
-		}
-		prog := strings.Trim(fields[i+1], "`\"'(")
-		sub := strings.TrimRight(strings.Trim(fields[i+2], "`\"')"), ".,;:?!")
-		if !slices.Contains(programs, prog) || sub == "" || strings.HasPrefix(sub, "-") || strings.ToLower(sub) != sub ||
-			strings.IndexFunc(sub, func(r rune) bool { return !unicode.IsLetter(r) && r != '.' && r != '-' && r != '_' }) >= 0 {
+		case !slices.Contains(programs, prog) || sub == "" || strings.HasPrefix(sub, "-") || strings.ToLower(sub) != sub ||
+			strings.IndexFunc(sub, func(r rune) bool { return !unicode.IsLetter(r) && r != '.' && r != '-' && r != '_' }) >= 0:
 			continue
 		}
 		if c := prog + " " + sub; !slices.Contains(out, c) {

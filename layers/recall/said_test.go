@@ -30,7 +30,7 @@ func TestUserSaid(t *testing.T) {
 		{"when I asked 'did you push?', what did you tell me?", nil},
 		{"when I asked 'did you deploy the report spans?', what did you tell me?", []string{"did you deploy the report spans? said by the user"}},
 		{"did the commit with --no-verify get through?", nil},
-		{"what did you say when I asked you to open a PR with gh pr create?", []string{"gh pr said by the user"}},
+		{"what did you say when I asked you to open a PR with gh pr create?", []string{"gh pr", "gh pr said by the user"}},
 		{"when I asked you to rebase onto main with git rebase, what happened?", nil},
 		{"what did I tell you to do when the hook blocked the commit?", nil},
 		// What the agent asked the user is in its question or its text

@@ -482,6 +482,14 @@ func TestUnknownThings(t *testing.T) {
 		{"What did we change in the checker view for the report?", nil},
 		{"When we ran mix xref graph on the report, what did it show?", []string{"mix xref"}},
 		{"When we ran mix ecto.migrate before the lookups test, what failed?", nil},
+		// A program's subcommand says it ran, with no verb of running;
+		// "git" in prose is followed by none.
+		{"What PR number did gh pr create give back for the report?", []string{"PR", "gh pr"}},
+		{"What did git stash keep of the report?", []string{"git stash"}},
+		{"What message did git commit get for the build notes?", nil},
+		{"Why did git refuse the report?", nil},
+		{"Why did I ask you to squash the report commits into one?", []string{"squash"}},
+		{"Which migration blew up on the staging box?", []string{"staging box"}},
 		// A redaction mark's words are no mention: memory never told of
 		// an email.
 		{"Does the build send an email on failure?", []string{"email"}},
@@ -666,7 +674,7 @@ func TestFlagsForWork(t *testing.T) {
 		{"Why did we push report-ab1 with --frobnicate?", []string{"report-ab1 with --frobnicate"}},
 		// A flag after its command is that command's.
 		{"Why did report-ab1 need mix compile --force?", nil},
-		{"What got overwritten when we did git push --force on report-ab1?", []string{"report-ab1 with --force"}},
+		{"What got overwritten when we did git push --force on report-ab1?", []string{"git push", "report-ab1 with --force"}},
 	})
 }
 
