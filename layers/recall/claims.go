@@ -2,6 +2,7 @@ package recall
 
 import (
 	"iter"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -1046,9 +1047,15 @@ func searchTally(f l1Fields) bool {
 // never-happened questions of the eval's 758 state a move, in five sets;
 // no answerable question of 1,421 does).
 
-// move is a thing a question says was moved, and the folder it names as
-// where to.
-type move struct{ thing, folder string }
+// move is a thing a question says was moved, the folder it names as
+// where to, and the one it names as where from ("out of scripts/"), each
+// possibly empty but not both. A folder the question sets at the
+// project's root ("the top-level scripts/ folder") is that folder, not
+// one of its name deeper down (priv/scripts).
+type move struct {
+	thing, folder, from string
+	rooted, fromRooted  bool
+}
 
 // moveTo are the words that open where something was moved.
 var moveTo = []string{"into", "to", "under"}
@@ -1056,9 +1063,10 @@ var moveTo = []string{"into", "to", "under"}
 // placeVerbs put a thing where it is, or say where it is, a place that
 // follows "in" too ("why did we put tail_wrapper.sh under
 // spotter-plugin/scripts", "why does trace_context.sh live in
-// spotter-plugin/hooks/lib", "why did it end up under …"); memory that
-// holds the thing there holds them side by side as a move's does.
-var placeVerbs = []string{"live", "lived", "lives", "placed", "put", "putting", "sit", "sits", "up"}
+// spotter-plugin/hooks/lib", "why did it end up under …", "why did we
+// leave it in scripts/"); memory that holds the thing there holds them
+// side by side as a move's does.
+var placeVerbs = []string{"kept", "leave", "left", "live", "lived", "lives", "placed", "put", "putting", "sit", "sits", "up"}
 
 // placeTo are the words that open where something was put.
 var placeTo = []string{"in", "into", "to", "under"}
@@ -1066,19 +1074,48 @@ var placeTo = []string{"in", "into", "to", "under"}
 // moveVerbs are the words of moving that a destination follows.
 var moveVerbs = []string{"move", "moved", "moving", "moves", "relocate", "relocated", "relocating"}
 
+// folderLeads are the words that may stand between "into" and a folder:
+// "into the top-level scripts/ folder". rootLeads among them set the
+// folder at the project's root.
+var (
+	folderLeads = []string{"a", "an", "its", "new", "our", "the", "project", "project's", "repo", "repo's"}
+	rootLeads   = []string{"repo-level", "repo-root", "root", "root-level", "top", "top-level", "toplevel"}
+)
+
+// folderAt gives the folder that fields[j:] open with, past at most
+// three leading words, and whether a word of them sets it at the root.
+func folderAt(fields []string, j int) (folder string, rooted, ok bool) {
+	for start := j; j < len(fields) && j <= start+3; j++ {
+		w := strings.Trim(fields[j], "`\"',.;:?!()")
+		if isFolder(w) {
+			return w, rooted, true
+		}
+		lw := strings.ToLower(w)
+		switch {
+		case slices.Contains(rootLeads, lw):
+			rooted = true
+		case !slices.Contains(folderLeads, lw) || strings.ContainsAny(fields[j], ",;"):
+			return "", false, false
+		}
+	}
+	return "", false, false
+}
+
 // moves finds the moves a question states: a verb of moving, "into",
 // "to" or "under" and a folder (a path ending in a slash, or of two parts
-// or more with no file's extension), and the name of code that was moved
-// (a CamelCase module or a file's name): after the verb and before the
-// folder ("we moved X into"), or else the nearest before the verb ("X
-// got moved into").
+// or more with no file's extension), or "out of" or "from" and a folder,
+// and the name of code that was moved (a CamelCase module or a file's
+// name): after the verb and before the folder ("we moved X into"), or
+// else the nearest before the verb ("X got moved into"). A folder is
+// looked for in the verb's clause: "where does X live now, and why isn't
+// it in scripts/" places X nowhere.
 func moves(fields []string) []move {
 	var out []move
 	for i, f := range fields {
 		verb := strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))
-		to := moveTo
+		to, placed := moveTo, slices.Contains(placeVerbs, verb)
 		switch {
-		case slices.Contains(placeVerbs, verb):
+		case placed:
 			to = placeTo
 		case !slices.Contains(moveVerbs, verb):
 			continue
@@ -1097,17 +1134,30 @@ func moves(fields []string) []move {
 				thing = w
 			}
 		}
-		if thing == "" {
+		if thing == "" || strings.ContainsAny(f, ",;") {
 			continue
 		}
-		for j := i + 1; j+1 < len(fields) && j <= i+6; j++ {
-			if !slices.Contains(to, strings.ToLower(fields[j])) {
+		m, toSeen := move{thing: thing}, false
+		for j := i + 1; j+1 < len(fields) && j <= i+8; j++ {
+			w := strings.ToLower(fields[j])
+			switch {
+			case m.from == "" && !placed && (w == "from" || w == "out" && strings.ToLower(fields[j+1]) == "of"):
+				if w == "out" {
+					j++
+				}
+				m.from, m.fromRooted, _ = folderAt(fields, j+1)
+				continue
+			case !toSeen && slices.Contains(to, w):
+				toSeen = true
+				m.folder, m.rooted, _ = folderAt(fields, j+1)
 				continue
 			}
-			if dest := strings.Trim(fields[j+1], "`\"',.;:?!()"); isFolder(dest) {
-				out = append(out, move{thing, dest})
+			if strings.ContainsAny(fields[j], ",;?") {
+				break
 			}
-			break
+		}
+		if m.folder != "" || m.from != "" {
+			out = append(out, m)
 		}
 	}
 	return out
@@ -1140,26 +1190,49 @@ func isFolder(w string) bool {
 }
 
 // unknownMoves gives the moves a question states that memory never
-// holds: the folder's words and the thing's side by side.
+// holds.
 func (ix *Index) unknownMoves(fields []string, out []string, tok *tokenizer) []string {
 	var unknown []string
 	for _, m := range moves(fields) {
-		if slices.ContainsFunc(out, func(o string) bool { return strings.Contains(m.folder, o) || strings.Contains(m.thing, o) }) {
+		if slices.ContainsFunc(out, func(o string) bool {
+			return strings.Contains(m.folder, o) || strings.Contains(m.from, o) || strings.Contains(m.thing, o)
+		}) {
 			continue
 		}
 		if !ix.holdsMove(m, tok) {
-			unknown = append(unknown, m.thing+" in "+m.folder)
+			switch {
+			case m.folder == "":
+				unknown = append(unknown, m.thing+" out of "+m.from)
+			case m.from != "":
+				unknown = append(unknown, m.thing+" from "+m.from+" in "+m.folder)
+			default:
+				unknown = append(unknown, m.thing+" in "+m.folder)
+			}
 		}
 	}
 	return unknown
 }
 
-// holdsMove reports whether memory holds a moved thing under its folder:
-// their words side by side in a record holding the rarest of them, or,
-// when that word is in too many records to read, the path as one term
-// (the index keeps a path of up to maxToken bytes whole: a longer one is
-// taken as held).
+// holdsMove reports whether memory holds a move as the question states
+// it. Memory that ran a command moving the thing holds where it went and
+// where from: a move the other way round ("out of priv/scripts into the
+// top-level scripts/" for `mv scripts/tail_wrapper.sh priv/scripts/`), or
+// the thing said to be left where it was moved from, never happened.
+// Memory that ran none holds the thing under its folder, their words
+// side by side in a path (priv/scripts/tail_wrapper.sh), in a record
+// holding the rarest of them, or, when that word is in too many records
+// to read, the path as one term (the index keeps a path of up to
+// maxToken bytes whole: a longer one is taken as held); it cannot tell
+// where from.
 func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
+	if ran, ok := ix.movesRun(m.thing, tok); ok && len(ran) > 0 {
+		return slices.ContainsFunc(ran, func(r movedFile) bool {
+			return (m.folder == "" || inFolder(r.to, m.folder, m.rooted)) && (m.from == "" || inFolder(r.from, m.from, m.fromRooted))
+		})
+	}
+	if m.folder == "" {
+		return true
+	}
 	folder := strings.TrimSuffix(m.folder, "/")
 	want, rarest := ix.phrase(termWords(folder+"/"+m.thing, tok))
 	if rarest == "" {
@@ -1173,16 +1246,104 @@ func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
 	if !fileName(m.thing) {
 		file = strings.ToLower(strings.Join(camelWords(m.thing), "_"))
 	}
-	path := strings.ToLower(folder) + "/" + file
-	if len(path) > maxToken {
+	whole := strings.ToLower(folder) + "/" + file
+	if len(whole) > maxToken {
 		return true
 	}
 	for _, s := range ix.segs {
-		if i := s.seek(path); i < s.nTerms && strings.HasPrefix(s.termAt(i), path) {
+		if i := s.seek(whole); i < s.nTerms && strings.HasPrefix(s.termAt(i), whole) {
 			return true
 		}
 	}
 	return false
+}
+
+// movedFile is a file a command moved: the folder it was in and the one
+// it went to, as the command writes them ("" for the working folder).
+type movedFile struct{ from, to string }
+
+// movesRun gives the moves of thing the shell commands of memory ran
+// (mv, git mv), and false when it cannot tell: past claimScan records
+// holding the thing's rarest word and a command's tool name.
+func (ix *Index) movesRun(thing string, tok *tokenizer) ([]movedFile, bool) {
+	_, term := ix.phrase(termWords(thing, tok))
+	if term == "" {
+		return nil, true
+	}
+	var out []movedFile
+	read := 0
+	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {
+		if read++; read > claimScan {
+			return nil, false
+		}
+		if d.Layer != layerL1 {
+			continue
+		}
+		if f, _ := ix.l1Record(at, d); f.tool == "Bash" {
+			out = append(out, filesMoved(f.cmd, thing)...)
+		}
+	}
+	return out, true
+}
+
+// filesMoved gives the moves of thing (a file's name, or a module's,
+// whose file is its name in snake_case) that a shell command makes:
+// "mkdir -p priv/scripts && mv scripts/tail_wrapper.sh priv/scripts/".
+func filesMoved(cmd, thing string) []movedFile {
+	file := strings.ToLower(thing)
+	if !fileName(thing) {
+		file = strings.ToLower(strings.Join(camelWords(thing), "_"))
+	}
+	var out []movedFile
+	for part := range strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
+		args := strings.Fields(part)
+		switch {
+		case len(args) > 0 && args[0] == "mv":
+			args = args[1:]
+		case len(args) > 1 && args[0] == "git" && args[1] == "mv":
+			args = args[2:]
+		default:
+			continue
+		}
+		args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") })
+		if len(args) < 2 {
+			continue
+		}
+		dest := strings.Trim(args[len(args)-1], `"'`)
+		for _, src := range args[:len(args)-1] {
+			src = strings.Trim(src, `"'`)
+			name := strings.ToLower(path.Base(src))
+			if name != file && strings.TrimSuffix(name, path.Ext(name)) != file {
+				continue
+			}
+			to := dest
+			if !strings.HasSuffix(dest, "/") && strings.EqualFold(path.Base(dest), path.Base(src)) || len(args) == 2 && path.Ext(dest) != "" {
+				to = path.Dir(dest)
+			}
+			out = append(out, movedFile{from: folderOf(path.Dir(src)), to: folderOf(to)})
+		}
+	}
+	return out
+}
+
+// folderOf gives a command's folder as inFolder compares it: cleaned,
+// lower case, "" for the working folder.
+func folderOf(dir string) string {
+	dir = strings.ToLower(path.Clean(dir))
+	if dir == "." {
+		return ""
+	}
+	return strings.TrimPrefix(dir, "./")
+}
+
+// inFolder reports whether a folder a command wrote (folderOf) is the one
+// a question names: the same path, or one ending with it when the
+// question does not set it at the root ("scripts/" is priv/scripts, "the
+// top-level scripts/" is not). A command's absolute path has no root the
+// question can set.
+func inFolder(dir, folder string, rooted bool) bool {
+	folder = folderOf(strings.TrimSuffix(folder, "/"))
+	return dir == folder || (!rooted || strings.HasPrefix(dir, "/")) && strings.HasSuffix(dir, "/"+folder)
 }
 
 // Deletions. A question may say a file was deleted: "after we deleted

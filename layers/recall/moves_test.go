@@ -1,0 +1,37 @@
+package recall
+
+import "testing"
+
+// TestMovesRun: memory that ran a command moving a file holds where it
+// went and where from; a move told the other way round, or the file said
+// to be left where it was moved from, never happened.
+func TestMovesRun(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Created scripts/build_report.sh and lib/report/checker_view.ex for the report."),
+		bash("mkdir -p priv/scripts && mv scripts/build_report.sh priv/scripts/build_report.sh && rmdir scripts", 0, ""),
+		bash("git mv lib/report/checker_view.ex lib/report_web/", 0, ""),
+		say("The report and its scripts/ folder: scripts/lookup.sh reads priv/scripts/lookup.sh."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we move build_report.sh out of scripts/ into priv/scripts?", nil},
+		{"Why was build_report.sh moved out of the top-level scripts/ directory?", nil},
+		{"Why did build_report.sh get moved into priv/scripts/?", nil},
+		{"Why did we put build_report.sh in priv/scripts?", nil},
+		{"Where does build_report.sh live now, and why isn't it in the top-level scripts/ directory?", nil},
+		{"Why did we move CheckerView into lib/report_web/?", nil},
+		// The other way round.
+		{"Why did we move build_report.sh out of priv/scripts into the top-level scripts/ folder?",
+			[]string{"build_report.sh from priv/scripts in scripts/"}},
+		{"Why was build_report.sh moved out of priv/scripts?", []string{"build_report.sh out of priv/scripts"}},
+		{"Why did we leave build_report.sh in the repo-root scripts/ folder instead of putting it in priv/scripts?",
+			[]string{"build_report.sh in scripts/"}},
+		{"Why did CheckerView get moved back into lib/report/?", []string{"CheckerView in lib/report/"}},
+		// A folder set at the root is that folder; one not set there may
+		// be deeper down.
+		{"Why did build_report.sh move to the root-level scripts/ folder?", []string{"build_report.sh in scripts/"}},
+		{"Why did build_report.sh move to scripts/?", nil},
+		// A file no command moved is held under its folder as before.
+		{"Why did lookup.sh move into priv/scripts/?", nil},
+		{"Why did lookup.sh move into lib/report/?", []string{"lookup.sh in lib/report/"}},
+	})
+}
