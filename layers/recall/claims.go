@@ -1656,6 +1656,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.module.as+" in "+c.work)
 		}
 	}
+	for _, o := range workOrders(fields) {
+		if !ix.holdsWorkOrder(o) {
+			unknown = append(unknown, o.first+" before "+o.then)
+		}
+	}
 	for _, c := range countChanges(ws, tok) {
 		if !ix.holdsCountChange(c) {
 			unknown = append(unknown, c.from+" to "+c.to)
