@@ -530,9 +530,15 @@ func printed(q, query string) bool {
 // is what something printed: a word of output just before the quote
 // ("the warning 'One of your code blocks includes unescaped HTML'", "it
 // printed 'x'") or just after it ("'x' warnings"). A quote of several
-// words so told is quoted as printed, however plain its words.
+// words so told is quoted as printed, however plain its words. A quote
+// told as an error ("failed with tmux's 'sessions should be nested with
+// care, unset $TMUX to force' error") is printed when it is a sentence of
+// four words or more: one of three is a fragment of the message, or the
+// message in other words ("an 'expected a map' error" for a
+// BadMapError, which memory holds only by its name).
 func toldAsOutput(q, query string) bool {
-	if len(strings.Fields(q)) < 3 {
+	n := len(strings.Fields(q))
+	if n < 3 {
 		return false
 	}
 	i := strings.Index(query, q)
@@ -540,8 +546,14 @@ func toldAsOutput(q, query string) bool {
 		return false
 	}
 	before, after := besideQuote(query, i, len(q))
-	return slices.Contains(outputWords, before) || slices.Contains(outputWords, after)
+	if slices.Contains(outputWords, before) || slices.Contains(outputWords, after) {
+		return true
+	}
+	return n >= 4 && (slices.Contains(errorWords, before) || slices.Contains(errorWords, after))
 }
+
+// errorWords say that a quoted text is an error's message.
+var errorWords = []string{"error", "errors", "exception", "failure", "failures"}
 
 // besideQuote gives the words just before and just after the quote of n
 // bytes at i in query, lower case, without the quote marks and the
@@ -721,7 +733,7 @@ func failureWords(q string) bool {
 // failureMarks are the words with which output says something failed.
 var failureMarks = []string{"error", "fail", "cannot", "can't", "could not", "couldn't", "denied", "refused", "timed out", "timeout", "malformed", "locked", "not found", "no such", "undefined", "invalid", "duplicate", "too many", "panic", "exception", "crash", "abort", "killed", "segmentation", "exceeded", "exhausted", "overflow", "unreachable", "forbidden", "unauthorized", "rejected",
 	"does not", "doesn't", "unexpected", "unable", "not allowed", "badarg", "badmatch", "mismatch",
-	"already exist", "already started", "already in use"}
+	"already exist", "already started", "already in use", "not defined", "not a function"}
 
 // Counts. A question may state how many of something a setting or a
 // result holds: "collapse after 25 lines", "cut at 800 characters", "the

@@ -309,6 +309,12 @@ func TestUnknownThings(t *testing.T) {
 		{"Why did the build script print the warning 'report module is deprecated here'?", []string{"report module is deprecated here"}},
 		{"Why did the build script print 'Could not resolve the report module'?", nil},
 		{"Why did the build die with an 'expected a lookup' error?", nil},
+		// An error's message quoted whole, four words or more, is quoted
+		// as printed.
+		{"Why did the build die with a 'lookup table is gone' error?", []string{"lookup table is gone"}},
+		{"How did we fix the 'report module deprecated here' failure?", []string{"report module deprecated here"}},
+		{"How did we fix the 'checker report has a priority' failure?", nil},
+		{"Why did the checker fail with 'lookup is not defined'?", []string{"lookup is not defined"}},
 		// A test is named by what it checks, told loosely: its words
 		// of failure are not output quoted as printed.
 		{"why did the 'report twice, no duplicate lookups' test fail?", nil},
