@@ -1668,6 +1668,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.module.as+" in "+c.work)
 		}
 	}
+	for _, c := range versions(fields) {
+		if !slices.Contains(out, c.dep) && !ix.holdsVersion(c) {
+			unknown = append(unknown, c.dep+" "+c.v)
+		}
+	}
 	for _, o := range workOrders(fields) {
 		if !ix.holdsWorkOrder(o) {
 			unknown = append(unknown, o.first+" before "+o.then)

@@ -1,0 +1,117 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Versions. A question may state the version of a dependency: "when we
+// bumped phoenix_live_view to 1.2", "why did mix deps.get pull lazy_html
+// 0.2.0". A version is written as a number, never in other words, and
+// memory that saw it holds it where it holds the dependency (the mix.exs
+// line, the deps.get output); memory that holds the dependency without it
+// never saw that version (four never-happened questions of the eval, each
+// in a set of its own, state a dependency's version; no answerable one
+// does).
+
+// version is a version a question states of a dependency.
+type version struct{ dep, v string }
+
+// versionReach is how many words before its version a dependency may be
+// named ("bumped opentelemetry_api to 1.6").
+const versionReach = 4
+
+// versions gives the versions a question's fields state of a dependency
+// named before them in snake_case (lazy_html) or as code.
+func versions(fields []string) []version {
+	var out []version
+	for i, f := range fields {
+		v := strings.TrimPrefix(codeWord(f), "v")
+		if !versionNumber(v) || i+1 < len(fields) && slices.Contains(quantityUnits, strings.ToLower(codeWord(fields[i+1]))) {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-versionReach; j-- {
+			w := codeWord(fields[j])
+			if strings.ContainsAny(fields[j], ",;?") && j < i-1 {
+				break
+			}
+			if dependencyName(w) {
+				out = append(out, version{strings.ToLower(w), v})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// quantityUnits are the words after a number that say it is a quantity,
+// not a version: "2.5 seconds".
+var quantityUnits = []string{"%", "days", "gb", "hours", "kb", "lines", "mb", "minutes", "ms", "percent", "s", "seconds", "times", "x"}
+
+// versionNumber reports whether w is a version: two or three numbers
+// joined by dots (1.2, 0.2.0).
+func versionNumber(w string) bool {
+	parts := strings.Split(w, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dependencyName reports whether w names a dependency as a manifest
+// writes it: lower-case words joined by underscores (lazy_html,
+// opentelemetry_api).
+func dependencyName(w string) bool {
+	return strings.Contains(w, "_") && strings.ToLower(w) == w &&
+		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) < 0
+}
+
+// holdsVersion reports whether a record of L1 that names the dependency
+// holds the version, or cannot tell: a dependency no record of L1 names,
+// or one named in more than claimScan records.
+func (ix *Index) holdsVersion(c version) bool {
+	read, named := 0, false
+	for at, d := range ix.docsHolding(c.dep) {
+		if read++; read > claimScan {
+			return true
+		}
+		if d.Layer != layerL1 {
+			continue
+		}
+		f, _ := ix.l1Record(at, d)
+		named = true
+		for _, s := range [...]string{f.text, f.cmd, f.diff, f.res, f.arg} {
+			if writesVersion(s, c.v) {
+				return true
+			}
+		}
+	}
+	return !named
+}
+
+// writesVersion reports whether s writes version v whole, or a release of
+// it (1.2.3 for 1.2): not 11.2, 1.23 or 0.1.2.
+func writesVersion(s, v string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], v)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(v)
+		before := at == 0 || !isVersionByte(s[at-1])
+		after := end == len(s) || !unicode.IsDigit(rune(s[end])) && (s[end] != '.' || end+1 == len(s) || unicode.IsDigit(rune(s[end+1])))
+		if before && after {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// isVersionByte reports whether b may belong to a version's number.
+func isVersionByte(b byte) bool { return b == '.' || b >= '0' && b <= '9' }

@@ -1,0 +1,29 @@
+package recall
+
+import "testing"
+
+// TestVersions: a dependency's version is held where a record of L1 that
+// names the dependency writes the version, whole or as a release of it.
+func TestVersions(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		edit("mix.exs", `+1 -0 {:lazy_html, ">= 0.1.10", only: :test}`),
+		bash("mix deps.get 2>&1", 0, "New:\n  lazy_html 0.1.10\n  report_api 1.4.2"),
+		say("Still compiling report_view; lookup_cache is next."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did mix deps.get pull lazy_html 0.1.10?", nil},
+		{"Why did we add lazy_html at 0.1.10?", nil},
+		{"When we bumped report_api to 1.4, what broke?", nil},
+		{"Why did we pin report_api to 1.4.2?", nil},
+		// A version memory never wrote with the dependency.
+		{"Why did mix deps.get pull lazy_html 0.2.0?", []string{"lazy_html 0.2.0"}},
+		{"Why did mix deps.get pull lazy_html 0.1.1?", []string{"lazy_html 0.1.1"}},
+		{"When we bumped report_view to 1.2, what broke?", []string{"report_view 1.2"}},
+		{"When did we move report_api from 1.4 to 1.3?", []string{"report_api 1.3"}},
+		{"When we bumped report_api to 11.4, what broke?", []string{"report_api 11.4"}},
+		{"Why did we add lazy_html at 1.10?", []string{"lazy_html 1.10"}},
+		// A number that is no dependency's version is not judged here.
+		{"Why did lookup_cache take 2.5 seconds, and report_view 1.2 s?", nil},
+		{"Why did the report take 2.5 seconds?", nil},
+	})
+}
