@@ -3000,8 +3000,27 @@ func pushedBranches(fields []string) []connection {
 				break
 			}
 		}
+		// Or before it, pushed by someone: "when spotter-4te was pushed".
+		if j := passiveSubject(fields, i); j >= 0 {
+			if w := codeWord(fields[j]); workName(strings.ToLower(w)) {
+				out = append(out, connection{push, codeName{as: w, forms: []string{strings.ToLower(w)}}})
+			}
+		}
 	}
 	return out
+}
+
+// passiveVerbs say that the word before them is what the verb after them
+// was done to: "the tracing branch was pushed".
+var passiveVerbs = []string{"got", "was", "were"}
+
+// passiveSubject gives the index of the word a verb at i was done to, the
+// word before "was" or "got" just before the verb, or -1.
+func passiveSubject(fields []string, i int) int {
+	if i < 2 || !slices.Contains(passiveVerbs, strings.ToLower(fields[i-1])) || strings.ContainsAny(fields[i-2], ".,;:?!") {
+		return -1
+	}
+	return i - 2
 }
 
 // A branch may be told by its work ("when we pushed the OpenTelemetry
@@ -3025,6 +3044,27 @@ func pushedTopics(fields []string) [][]string {
 	var out [][]string
 	for i, f := range fields {
 		if !slices.Contains(pushVerbs, strings.ToLower(codeWord(f))) {
+			continue
+		}
+		// Or they come before "branch was pushed", after an article.
+		if j := passiveSubject(fields, i); j >= 0 && strings.ToLower(codeWord(fields[j])) == "branch" {
+			var topic []string
+			for k := j - 1; k >= 0 && k >= j-pushReach-1; k-- {
+				w := strings.ToLower(codeWord(fields[k]))
+				if slices.Contains(placeArticles, w) {
+					break
+				}
+				if workName(w) || isStop(w) || strings.ContainsAny(fields[k], ".,;:?!") {
+					topic = nil
+					break
+				}
+				if !slices.Contains(branchKinds, w) {
+					topic = append([]string{w}, topic...)
+				}
+			}
+			if len(topic) > 0 {
+				out = append(out, topic)
+			}
 			continue
 		}
 		// The branch's words follow the verb and its article, none a
