@@ -1723,6 +1723,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, f+" deleted")
 		}
 	}
+	for _, f := range keptFiles(ws) {
+		if !slices.Contains(out, f) && !ix.holdsKept(f, tok) {
+			unknown = append(unknown, f+" kept")
+		}
+	}
 	for _, c := range counts(ws, tok) {
 		// Quoted code stating it (`@max_lookups 20`) was judged whole.
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(o, c.n) }) && !ix.holdsCount(c, tok) {

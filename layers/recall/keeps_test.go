@@ -1,0 +1,30 @@
+package recall
+
+import "testing"
+
+// TestFilesKept: a file said to be kept is held unless a command of
+// memory deleted it and nothing wrote it again after.
+func TestFilesKept(t *testing.T) {
+	at := func(ts string, r map[string]any) map[string]any { r["ts"] = ts; return r }
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		at("2026-02-11T10:01:00Z", edit("priv/repo/migrations/20260211_add_lookups.exs", "+3 -0 create table(:lookups)")),
+		at("2026-02-11T10:01:00Z", edit("priv/repo/migrations/20260211_add_reports.exs", "+3 -0 create table(:reports)")),
+		at("2026-02-11T10:01:00Z", edit("docs/report_notes.md", "+1 -0 lookup")),
+		at("2026-02-11T10:02:00Z", bash("rm priv/repo/migrations/20260211_add_lookups.exs && mix ash.codegen add_lookups", 0, "")),
+		at("2026-02-11T10:03:00Z", bash("git rm -f docs/report_notes.md", 0, "rm 'docs/report_notes.md'")),
+		at("2026-02-11T10:04:00Z", edit("docs/report_notes.md", "+1 -0 lookup again")),
+		at("2026-02-11T10:05:00Z", bash("rm 20260211_add_reports.exs", 1, "rm: cannot remove '20260211_add_reports.exs': No such file or directory")))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we keep the hand-written 20260211_add_lookups.exs migration instead of the generated one?",
+			[]string{"20260211_add_lookups.exs kept"}},
+		{"Why did we leave priv/repo/migrations/20260211_add_lookups.exs in place?", []string{"20260211_add_lookups.exs kept"}},
+		// Denied, it is what memory saw.
+		{"Why didn't we keep 20260211_add_lookups.exs?", nil},
+		{"Why did we delete the generated migration instead of keeping 20260211_add_lookups.exs?", nil},
+		// Written again after it was deleted, or never deleted: a failed
+		// rm deletes nothing.
+		{"Why did we keep report_notes.md?", nil},
+		{"Why did we keep 20260211_add_reports.exs?", nil},
+	})
+}
