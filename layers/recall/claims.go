@@ -1983,9 +1983,12 @@ var addVerbs = []string{"add", "added", "adding", "adds"}
 
 // registerVerbs say that something was added under a name or an event
 // ("registered notify-session-end.sh under the SessionEnd event in
-// hooks.json"): what was added follows them, never before "we register"
-// ("which hook event did we register in hooks.json" asks which).
-var registerVerbs = []string{"register", "registered", "registering", "registers"}
+// hooks.json", "notify-session-end.sh was wired to the SessionEnd
+// event in hooks.json"): what was added follows them, never before "we
+// register" ("which hook event did we register in hooks.json" asks
+// which). "hook" is no such verb: "which hook event is it registered
+// under" is a noun's.
+var registerVerbs = []string{"register", "registered", "registering", "registers", "wire", "wired", "wiring"}
 
 // mendVerbs say that something was fixed or quietened with what was
 // added: "we silenced the false positive with a @dialyzer attribute in

@@ -472,6 +472,9 @@ func TestUnknownThings(t *testing.T) {
 		// file's name among its words.
 		{"Why did we register build_report.sh under the ReportEnd event in lib/report/checker_view.ex?", []string{"build_report.sh reportend added to lib/report/checker_view.ex"}},
 		{"Which script did we register in checker_view.ex for the report?", nil},
+		{"Why was build_report.sh wired to the ReportEnd event in lib/report/checker_view.ex?", []string{"reportend added to lib/report/checker_view.ex", "build_report.sh with ReportEnd"}},
+		{"Why was build_report.sh wired to the render event in lib/report/checker_view.ex?", nil},
+		{"build_report.sh — which report hook event is it registered under in checker_view.ex?", nil},
 		// A module is its file, and what the addition was for is
 		// named in it too.
 		{"What render clause did we add to CheckerView for the old_report links?", []string{"render old_report added to CheckerView"}},
