@@ -1723,6 +1723,9 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, f+" deleted")
 		}
 	}
+	if rejectsPlan(ws) && !ix.holdsPlanRejected(tok) {
+		unknown = append(unknown, "plan rejected")
+	}
 	for _, f := range keptFiles(ws) {
 		if !slices.Contains(out, f) && !ix.holdsKept(f, tok) {
 			unknown = append(unknown, f+" kept")
