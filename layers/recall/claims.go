@@ -1698,9 +1698,17 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, s+" said by the user")
 		}
 	}
+	asked := len(unknown)
 	for _, s := range agentAsked(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(s, o) }) && !ix.holdsAsked(s, tok) {
 			unknown = append(unknown, s+" asked of the user")
+		}
+	}
+	for _, a := range askedTopics(fields, tok) {
+		// What was asked told in words is judged when none of its
+		// written things was.
+		if len(unknown) == asked && !ix.holdsAskedAbout(a.terms, tok) {
+			unknown = append(unknown, a.as+" asked of the user")
 		}
 	}
 	for _, n := range envVarsOf(fields) {

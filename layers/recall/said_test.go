@@ -38,5 +38,19 @@ func TestUserSaid(t *testing.T) {
 		{"When you asked me whether to skip the hook with --no-verify, what did I say?", nil},
 		{"When you asked me whether the debounce should be 500ms or 1s, what did I pick?", []string{"500ms asked of the user", "1s asked of the user", "1s"}},
 		{"When you asked me whether the report should go under lib/report/, what did I pick?", nil},
+		// So is what it asked, told in words: its question holds two of
+		// them, or all of fewer.
+		{"When the agent asked whether it should skip the lint hook, what did I answer?", nil},
+		{"When you asked me where the report module should live, what did I say?", nil},
+		{"What did I answer when the agent asked whether it should file a bead for the summary spans?",
+			[]string{"it should file a bead for the summary spans asked of the user"}},
+		{"What did I answer when the agent asked whether it should fix the lint issues?", nil},
+		{"What did I answer when the agent asked whether to clean up the summary issues?", []string{"clean up the summary issues asked of the user"}},
+		{"What did I answer when the agent asked whether the hook should be rewritten?", []string{"the hook should be rewritten asked of the user"}},
+		{"What did the assistant ask me before it rewrote the report spans?", []string{"it rewrote the report spans asked of the user"}},
+		{"When you asked me about the debounce, what did I pick?", []string{"the debounce asked of the user"}},
+		// An asking that is no agent's, or asks nothing, is not judged.
+		{"How does the report view fold long lines until you ask for the rest?", nil},
+		{"When the hook blocked the commit, what did you ask me?", nil},
 	})
 }

@@ -1,0 +1,160 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+)
+
+// What the agent asked about. A question may say the agent asked the user
+// something, told in the question's words: "when you asked me whether the
+// agent_id bug should be its own bead", "what did the assistant ask me
+// before it rewrote the migration". The agent asks rarely, and what it
+// asked is in memory as it asked it: AskUserQuestion's questions and
+// options, or a sentence of its text that ends with a question mark.
+// Memory none of whose questions shares the question's words never saw
+// it asked: the agent's one question in the fum session asked which rig
+// the beads belong to, and shares "bead" with the agent_id one alone
+// (four never-happened questions of the eval say the agent asked about
+// something it never asked; no answerable one says the agent asked).
+
+// askers are the words that name the agent as the one who asked.
+var askers = []string{"agent", "assistant", "claude", "you"}
+
+// askLeads are the words between the verb of asking and what was asked
+// that say nothing of it.
+var askLeads = []string{"about", "before", "how", "if", "me", "to", "us", "what", "whether", "which"}
+
+// askedTopic is what a question says the agent asked the user: as the
+// question tells it, and its words as the index's terms.
+type askedTopic struct {
+	as    string
+	terms []string
+}
+
+// askedTopics gives what a question's fields say the agent asked the
+// user, one for each asking.
+func askedTopics(fields []string, tok *tokenizer) []askedTopic {
+	var out []askedTopic
+	for i, f := range fields {
+		if !slices.Contains(askers, strings.ToLower(codeWord(f))) || endsClause(f) {
+			continue
+		}
+		verb := -1
+		for j := i + 1; j < len(fields) && j <= i+sayReach; j++ {
+			if w := strings.ToLower(codeWord(fields[j])); w == "ask" || w == "asked" || w == "asking" {
+				verb = j
+				break
+			}
+			if endsClause(fields[j]) {
+				break
+			}
+		}
+		if verb < 0 || endsClause(fields[verb]) || verb+1 < len(fields) && !slices.Contains(askLeads, strings.ToLower(codeWord(fields[verb+1]))) {
+			continue
+		}
+		var said []string
+		for j := verb + 1; j < len(fields) && j <= verb+saidReach; j++ {
+			said = append(said, fields[j])
+			if endsClause(fields[j]) || fields[j] == "—" || fields[j] == "-" {
+				break
+			}
+		}
+		var topic []string
+		for _, t := range tok.terms(strings.Join(said, " ")) {
+			if !slices.Contains(askLeads, t) && !slices.Contains(topic, t) {
+				topic = append(topic, t)
+			}
+		}
+		if len(topic) > 0 {
+			for len(said) > 1 && slices.Contains(askLeads, strings.ToLower(said[0])) {
+				said = said[1:]
+			}
+			as := strings.TrimRight(strings.Join(said, " "), "?.,;:")
+			out = append(out, askedTopic{as, topic})
+		}
+	}
+	return out
+}
+
+// askedShared is how many of what was asked a question of the agent's
+// must hold, at most.
+const askedShared = 2
+
+// holdsAskedAbout reports whether a question the agent asked in memory
+// holds enough of topic's words (askedShared, or all of a shorter
+// topic), or cannot tell: as many of them as that are in too many
+// records to read, and a question might share those alone.
+func (ix *Index) holdsAskedAbout(topic []string, tok *tokenizer) bool {
+	need := min(askedShared, len(topic))
+	common := 0
+	for _, t := range topic {
+		if ix.df(t) > claimScan {
+			common++
+		}
+	}
+	if common >= need {
+		return true
+	}
+	for _, t := range topic {
+		if df := ix.df(t); df == 0 || df > claimScan {
+			continue
+		}
+		for at, d := range ix.docsHolding(t) {
+			if d.Layer != layerL1 {
+				continue
+			}
+			f, _ := ix.l1Record(at, d)
+			for _, q := range agentQuestions(d, f) {
+				var shared []string
+				for _, w := range tok.terms(q) {
+					if slices.Contains(topic, w) && !slices.Contains(shared, w) {
+						shared = append(shared, w)
+					}
+				}
+				if len(shared) >= need {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// agentQuestions gives the questions an L1 record holds the agent asking
+// the user: an AskUserQuestion call's questions and options, or the
+// sentences of its text that end with a question mark.
+func agentQuestions(d doc, f l1Fields) []string {
+	switch {
+	case d.Kind == kindTool && f.tool == "AskUserQuestion":
+		return []string{f.arg + "\n" + askedIn(f.res)}
+	case d.Kind == kindText && strings.Contains(f.text, "?"):
+		var out []string
+		for _, s := range splitSentences(f.text) {
+			if strings.HasSuffix(strings.TrimSpace(s), "?") {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// askedIn gives the questions an AskUserQuestion result repeats after
+// the user's answers: `"fix the issues" (asked: "…")` asked "…".
+func askedIn(res string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(res, "(asked: ")
+		if i < 0 {
+			return b.String()
+		}
+		res = res[i+len("(asked: "):]
+		end := strings.Index(res, "\")")
+		if end < 0 {
+			end = len(res)
+		}
+		b.WriteString(res[:end])
+		b.WriteByte('\n')
+		res = res[end:]
+	}
+}
