@@ -16,13 +16,21 @@ import (
 // the beads belong to, and shares "bead" with the agent_id one alone
 // (four never-happened questions of the eval say the agent asked about
 // something it never asked; no answerable one says the agent asked).
+//
+// So with what a question says the user said, asked or wanted, told in
+// words ("why did I ask to bring back the dark background"): a prompt the
+// user typed, or an answer of theirs, holds two of its words, or words of
+// their thesaurus groups ("the dev server wouldn't boot" is the user's
+// "mix phx.server doesnt seem to start"). A helper agent's prompt is the
+// agent's words. Of the ten answerable questions of the eval that retell
+// the user's words, each shares two with what the user typed.
 
 // askers are the words that name the agent as the one who asked.
 var askers = []string{"agent", "assistant", "claude", "you"}
 
 // askLeads are the words between the verb of asking and what was asked
 // that say nothing of it.
-var askLeads = []string{"about", "before", "how", "if", "me", "to", "us", "what", "whether", "which"}
+var askLeads = []string{"about", "before", "claude", "how", "if", "it", "me", "that", "the", "to", "us", "what", "whether", "which", "you"}
 
 // askedTopic is what a question says the agent asked the user: as the
 // question tells it, and its words as the index's terms.
@@ -31,17 +39,37 @@ type askedTopic struct {
 	terms []string
 }
 
+// askVerbs are the verbs of the agent asking.
+var askVerbs = []string{"ask", "asked", "asking"}
+
 // askedTopics gives what a question's fields say the agent asked the
 // user, one for each asking.
 func askedTopics(fields []string, tok *tokenizer) []askedTopic {
+	return toldTopics(fields, askers, askVerbs, tok)
+}
+
+// userTopics gives what a question's fields say the user said, asked
+// or wanted, told in words: "why did I ask to bring back the dark
+// background".
+func userTopics(fields []string, tok *tokenizer) []askedTopic {
+	return toldTopics(fields, userSubjects, sayVerbs, tok)
+}
+
+// toldTopics gives what a question's fields say one of speakers said
+// with one of verbs, a few words after: the words of its clause after
+// the leading words that say nothing of it.
+func toldTopics(fields, speakers, verbs []string, tok *tokenizer) []askedTopic {
 	var out []askedTopic
 	for i, f := range fields {
-		if !slices.Contains(askers, strings.ToLower(codeWord(f))) || endsClause(f) {
+		if !slices.Contains(speakers, strings.ToLower(codeWord(f))) || endsClause(f) {
 			continue
 		}
 		verb := -1
 		for j := i + 1; j < len(fields) && j <= i+sayReach; j++ {
-			if w := strings.ToLower(codeWord(fields[j])); w == "ask" || w == "asked" || w == "asking" {
+			if slices.Contains(passiveVerbs, strings.ToLower(fields[j])) || strings.EqualFold(fields[j], "been") {
+				break // the speaker was asked: "a helper agent was asked about"
+			}
+			if slices.Contains(verbs, strings.ToLower(codeWord(fields[j]))) {
 				verb = j
 				break
 			}
@@ -52,16 +80,30 @@ func askedTopics(fields []string, tok *tokenizer) []askedTopic {
 		if verb < 0 || endsClause(fields[verb]) || verb+1 < len(fields) && !slices.Contains(askLeads, strings.ToLower(codeWord(fields[verb+1]))) {
 			continue
 		}
+		// What was said runs to its clause's end, or to the question
+		// asked of it ("… to do when the hook blocked the commit").
 		var said []string
 		for j := verb + 1; j < len(fields) && j <= verb+saidReach; j++ {
+			w := strings.ToLower(codeWord(fields[j]))
+			if fields[j] == "—" || fields[j] == "-" || slices.Contains(clauseEnds, w) && slices.ContainsFunc(said, func(s string) bool {
+				return !slices.Contains(askLeads, strings.ToLower(codeWord(s)))
+			}) {
+				break
+			}
 			said = append(said, fields[j])
-			if endsClause(fields[j]) || fields[j] == "—" || fields[j] == "-" {
+			if endsClause(fields[j]) {
 				break
 			}
 		}
+		var told []string
+		for _, w := range said {
+			if !slices.Contains(askLeads, strings.ToLower(codeWord(w))) {
+				told = append(told, w)
+			}
+		}
 		var topic []string
-		for _, t := range tok.terms(strings.Join(said, " ")) {
-			if !slices.Contains(askLeads, t) && !slices.Contains(topic, t) {
+		for _, t := range tok.terms(strings.Join(told, " ")) {
+			if !slices.Contains(topic, t) {
 				topic = append(topic, t)
 			}
 		}
@@ -82,9 +124,16 @@ const askedShared = 2
 
 // holdsAskedAbout reports whether a question the agent asked in memory
 // holds enough of topic's words (askedShared, or all of a shorter
-// topic), or cannot tell: as many of them as that are in too many
-// records to read, and a question might share those alone.
+// topic), or cannot tell.
 func (ix *Index) holdsAskedAbout(topic []string, tok *tokenizer) bool {
+	return ix.sharedBy(topic, tok, agentQuestions)
+}
+
+// sharedBy reports whether one of the texts that texts gives of an L1
+// record holds enough of topic's words (askedShared, or all of a
+// shorter topic), or cannot tell: as many of them as that are in too
+// many records to read, and a text might share those alone.
+func (ix *Index) sharedBy(topic []string, tok *tokenizer, texts func(doc, l1Fields) []string) bool {
 	need := min(askedShared, len(topic))
 	common := 0
 	for _, t := range topic {
@@ -95,6 +144,13 @@ func (ix *Index) holdsAskedAbout(topic []string, tok *tokenizer) bool {
 	if common >= need {
 		return true
 	}
+	// A word is shared as it is, or as a word of its thesaurus group:
+	// "the dev server wouldn't boot" is the user's "mix phx.server
+	// doesnt seem to start".
+	forms := make([][]string, len(topic))
+	for i, t := range topic {
+		forms[i] = append([]string{t}, synonyms(t)...)
+	}
 	for _, t := range topic {
 		if df := ix.df(t); df == 0 || df > claimScan {
 			continue
@@ -104,14 +160,14 @@ func (ix *Index) holdsAskedAbout(topic []string, tok *tokenizer) bool {
 				continue
 			}
 			f, _ := ix.l1Record(at, d)
-			for _, q := range agentQuestions(d, f) {
-				var shared []string
-				for _, w := range tok.terms(q) {
-					if slices.Contains(topic, w) && !slices.Contains(shared, w) {
-						shared = append(shared, w)
+			for _, q := range texts(d, f) {
+				words, shared := tok.terms(q), 0
+				for _, fs := range forms {
+					if slices.ContainsFunc(fs, func(f string) bool { return slices.Contains(words, f) }) {
+						shared++
 					}
 				}
-				if len(shared) >= need {
+				if shared >= need {
 					return true
 				}
 			}
@@ -157,4 +213,20 @@ func askedIn(res string) string {
 		b.WriteByte('\n')
 		res = res[end:]
 	}
+}
+
+// holdsUserTold reports whether a prompt the user typed, or an answer of
+// theirs to the agent's question, holds enough of topic's words
+// (askedShared, or all of a shorter topic), or cannot tell.
+func (ix *Index) holdsUserTold(topic []string, tok *tokenizer) bool {
+	return ix.sharedBy(topic, tok, func(d doc, f l1Fields) []string {
+		switch {
+		case d.Kind == kindPrompt && f.agent == "" && !notTyped(f.text):
+			// A helper agent's prompt is the agent's words.
+			return []string{f.text}
+		case d.Kind == kindTool && f.tool == "AskUserQuestion":
+			return []string{withoutAsked(f.res)}
+		}
+		return nil
+	})
 }

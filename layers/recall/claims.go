@@ -1693,9 +1693,15 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, "HTTP "+code)
 		}
 	}
+	said := len(unknown)
 	for _, s := range userSaid(fields) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(s, o) }) && !ix.holdsSaid(s, tok) {
 			unknown = append(unknown, s+" said by the user")
+		}
+	}
+	for _, t := range userTopics(fields, tok) {
+		if len(unknown) == said && !ix.holdsUserTold(t.terms, tok) {
+			unknown = append(unknown, t.as+" said by the user")
 		}
 	}
 	asked := len(unknown)

@@ -14,6 +14,8 @@ func TestUserSaid(t *testing.T) {
 		prompt("rebase onto main and use --force-with-lease when you push"),
 		prompt("run git rebase main, then push"),
 		prompt("open a PR for the report work"),
+		prompt("the report server doesnt seem to start"),
+		map[string]any{"ts": "2026-02-11T10:00:00Z", "k": "prompt", "agent": "a1b2", "text": "Explore the dark theme of the report view."},
 		say("Should the report module go under lib/report/ or lib/reports/?"),
 		say("The debounce is 500ms now."),
 		say("Let me commit with --no-verify since the lint warning is a false positive."),
@@ -33,6 +35,14 @@ func TestUserSaid(t *testing.T) {
 		{"what did you say when I asked you to open a PR with gh pr create?", []string{"gh pr", "gh pr said by the user"}},
 		{"when I asked you to rebase onto main with git rebase, what happened?", nil},
 		{"what did I tell you to do when the hook blocked the commit?", nil},
+		// So is what the user said told in words: a prompt of theirs
+		// holds two of them, or all of fewer; a helper agent's prompt
+		// is no user's.
+		{"Why did I ask you to open a pull request for the report?", nil},
+		{"what happened the first time I said the dev server wouldn't boot?", nil},
+		{"Before the lookups, a helper agent was asked about the digest format; what did it find?", nil},
+		{"Why did I ask to bring back the dark theme for the report?", []string{"bring back the dark theme for the report said by the user"}},
+		{"Why was it the user who wanted the report view's theme dark?", []string{"report view's theme dark said by the user"}},
 		// What the agent asked the user is in its question or its text
 		// asking one.
 		{"When you asked me whether to skip the hook with --no-verify, what did I say?", nil},
@@ -43,12 +53,12 @@ func TestUserSaid(t *testing.T) {
 		{"When the agent asked whether it should skip the lint hook, what did I answer?", nil},
 		{"When you asked me where the report module should live, what did I say?", nil},
 		{"What did I answer when the agent asked whether it should file a bead for the summary spans?",
-			[]string{"it should file a bead for the summary spans asked of the user"}},
+			[]string{"should file a bead for the summary spans asked of the user"}},
 		{"What did I answer when the agent asked whether it should fix the lint issues?", nil},
 		{"What did I answer when the agent asked whether to clean up the summary issues?", []string{"clean up the summary issues asked of the user"}},
-		{"What did I answer when the agent asked whether the hook should be rewritten?", []string{"the hook should be rewritten asked of the user"}},
-		{"What did the assistant ask me before it rewrote the report spans?", []string{"it rewrote the report spans asked of the user"}},
-		{"When you asked me about the debounce, what did I pick?", []string{"the debounce asked of the user"}},
+		{"What did I answer when the agent asked whether the hook should be rewritten?", []string{"hook should be rewritten asked of the user"}},
+		{"What did the assistant ask me before it rewrote the report spans?", []string{"rewrote the report spans asked of the user"}},
+		{"When you asked me about the debounce, what did I pick?", []string{"debounce asked of the user"}},
 		// An asking that is no agent's, or asks nothing, is not judged.
 		{"How does the report view fold long lines until you ask for the rest?", nil},
 		{"When the hook blocked the commit, what did you ask me?", nil},

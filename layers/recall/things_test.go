@@ -497,7 +497,7 @@ func TestUnknownThings(t *testing.T) {
 		{"What did git stash keep of the report?", []string{"git stash"}},
 		{"What message did git commit get for the build notes?", nil},
 		{"Why did git refuse the report?", nil},
-		{"Why did I ask you to squash the report commits into one?", []string{"squash"}},
+		{"Why did I ask you to squash the report commits into one?", []string{"squash the report commits into one said by the user", "squash"}},
 		{"Which migration blew up on the staging box?", []string{"staging box"}},
 		// A redaction mark's words are no mention: memory never told of
 		// an email.
