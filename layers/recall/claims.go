@@ -1740,6 +1740,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	if rejectsPlan(ws) && !ix.holdsPlanRejected(tok) {
 		unknown = append(unknown, "plan rejected")
 	}
+	for _, t := range failedTests(fields) {
+		if !ix.holdsTestFailed(t, tok) {
+			unknown = append(unknown, t+" failed")
+		}
+	}
 	for _, f := range keptFiles(ws) {
 		if !slices.Contains(out, f) && !ix.holdsKept(f, tok) {
 			unknown = append(unknown, f+" kept")
