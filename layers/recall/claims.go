@@ -183,6 +183,9 @@ func unitAfter(s string, end int, n int64) (int64, int) {
 		return 0, k
 	}
 	u := s[j:k]
+	if spaced && slices.Contains(unitFillers, u) && k < len(s) && s[k] == ' ' {
+		return unitAfter(s, k, n) // "two full seconds"
+	}
 	if len(u) == 1 && spaced {
 		return 0, k // "5 m", "tail -F 2 s": a letter apart names no unit
 	}
@@ -191,6 +194,10 @@ func unitAfter(s string, end int, n int64) (int64, int) {
 	}
 	return unitMS(u), k
 }
+
+// unitFillers may stand between a number and its unit: "two full
+// seconds", "90 whole minutes".
+var unitFillers = []string{"entire", "full", "long", "whole"}
 
 // unitBefore gives the milliseconds of the unit a number is given to:
 // a name ending in it before the number ("@debounce_ms 500",

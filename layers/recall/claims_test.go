@@ -19,6 +19,7 @@ func TestDurations(t *testing.T) {
 		{"Process.send_after(self(), :sweep, :timer.seconds(15))", []int64{15_000}},
 		{"timeout 15_000ms", []int64{15_000}},
 		{"from ninety seconds to five minutes, a two-hour window", []int64{90_000, 300_000, 7_200_000}},
+		{"waits two full seconds, then 90 whole minutes", []int64{2_000, 5_400_000}},
 		// Not durations: status codes, a fraction, a letter apart, a
 		// version, a number with no unit, a unit inside a word.
 		{"returned 500s and 404s", nil},

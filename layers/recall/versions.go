@@ -28,7 +28,9 @@ func versions(fields []string) []version {
 	var out []version
 	for i, f := range fields {
 		v := strings.TrimPrefix(codeWord(f), "v")
-		if !versionNumber(v) || i+1 < len(fields) && slices.Contains(quantityUnits, strings.ToLower(codeWord(fields[i+1]))) {
+		if line, ok := strings.CutSuffix(v, ".x"); ok && versionNumber(line+".0") {
+			v = line + ".x" // a line of releases: "opentelemetry_phoenix 1.x"
+		} else if !versionNumber(v) || i+1 < len(fields) && slices.Contains(quantityUnits, strings.ToLower(codeWord(fields[i+1]))) {
 			continue
 		}
 		for j := i - 1; j >= 0 && j >= i-versionReach; j-- {
@@ -73,7 +75,7 @@ func dependencyName(w string) bool {
 }
 
 // holdsVersion reports whether a record of L1 that names the dependency
-// holds the version, or cannot tell: a dependency no record of L1 names,
+// writes the version just after it, or cannot tell: a dependency no record of L1 names,
 // or one named in more than claimScan records.
 func (ix *Index) holdsVersion(c version) bool {
 	read, named := 0, false
@@ -87,17 +89,32 @@ func (ix *Index) holdsVersion(c version) bool {
 		f, _ := ix.l1Record(at, d)
 		named = true
 		for _, s := range [...]string{f.text, f.cmd, f.diff, f.res, f.arg} {
-			if writesVersion(s, c.v) {
-				return true
+			ws := countWords(s)
+			for i, w := range ws {
+				if !strings.Contains(w, c.dep) {
+					continue
+				}
+				for _, next := range ws[i+1 : min(len(ws), i+1+versionAfter)] {
+					if writesVersion(next, c.v) {
+						return true
+					}
+				}
 			}
 		}
 	}
 	return !named
 }
 
+// versionAfter is how many words after its dependency a record writes
+// its version: `lazy_html 0.1.10`, `{:opentelemetry_phoenix, "~> 2.0"}`.
+const versionAfter = 2
+
 // writesVersion reports whether s writes version v whole, or a release of
-// it (1.2.3 for 1.2): not 11.2, 1.23 or 0.1.2.
+// it (1.2.3 for 1.2, 1.4 for 1.x): not 11.2, 1.23 or 0.1.2.
 func writesVersion(s, v string) bool {
+	if line, ok := strings.CutSuffix(v, ".x"); ok {
+		return writesVersion(s, line+".0") || slices.ContainsFunc(digits, func(d string) bool { return writesVersion(s, line+"."+d) })
+	}
 	for i := 0; ; {
 		k := strings.Index(s[i:], v)
 		if k < 0 {
@@ -112,6 +129,9 @@ func writesVersion(s, v string) bool {
 		i = at + 1
 	}
 }
+
+// digits are the first digits of a release's next number.
+var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // isVersionByte reports whether b may belong to a version's number.
 func isVersionByte(b byte) bool { return b == '.' || b >= '0' && b <= '9' }

@@ -8,7 +8,8 @@ func TestVersions(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		edit("mix.exs", `+1 -0 {:lazy_html, ">= 0.1.10", only: :test}`),
-		bash("mix deps.get 2>&1", 0, "New:\n  lazy_html 0.1.10\n  report_api 1.4.2"),
+		bash("mix deps.get 2>&1", 0, "New:\n  lazy_html 0.1.10\n  floki_x 2.1.0"),
+		bash("mix deps.update report_api 2>&1", 0, "Upgraded:\n  report_api 1.4.2"),
 		say("Still compiling report_view; lookup_cache is next."))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did mix deps.get pull lazy_html 0.1.10?", nil},
@@ -22,6 +23,15 @@ func TestVersions(t *testing.T) {
 		{"When did we move report_api from 1.4 to 1.3?", []string{"report_api 1.3"}},
 		{"When we bumped report_api to 11.4, what broke?", []string{"report_api 11.4"}},
 		{"Why did we add lazy_html at 1.10?", []string{"lazy_html 1.10"}},
+		// A line of releases is held by any release of it.
+		{"Which report_api 1.x release did we pin?", nil},
+		{"Which report_api 2.x release did we pin?", []string{"report_api 2.x"}},
+		{"Which lazy_html 1.x release did we pin?", []string{"lazy_html 1.x"}},
+		{"Which lazy_html 0.x release did we pin?", nil},
+		// The version is written just after its dependency, not after
+		// another's in the same record.
+		{"Why did mix deps.get pull lazy_html 2.1?", []string{"lazy_html 2.1"}},
+		{"Why did mix deps.get pull floki_x 2.1?", nil},
 		// A number that is no dependency's version is not judged here.
 		{"Why did lookup_cache take 2.5 seconds, and report_view 1.2 s?", nil},
 		{"Why did the report take 2.5 seconds?", nil},
