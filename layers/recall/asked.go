@@ -52,8 +52,14 @@ func askedTopics(fields []string, tok *tokenizer) []askedTopic {
 // or wanted, told in words: "why did I ask to bring back the dark
 // background".
 func userTopics(fields []string, tok *tokenizer) []askedTopic {
-	return toldTopics(fields, userSubjects, sayVerbs, tok)
+	return toldTopics(fields, userSubjects, requestVerbs, tok)
 }
+
+// requestVerbs are the verbs of the user asking for something or choosing
+// it, told in words. What a question says the user said ("the first time
+// I said the dev server wouldn't come up") retells a complaint loosely,
+// and is not judged.
+var requestVerbs = slices.DeleteFunc(slices.Clone(sayVerbs), func(v string) bool { return v == "say" || v == "said" })
 
 // toldTopics gives what a question's fields say one of speakers said
 // with one of verbs, a few words after: the words of its clause after

@@ -39,7 +39,8 @@ func TestUserSaid(t *testing.T) {
 		// holds two of them, or all of fewer; a helper agent's prompt
 		// is no user's.
 		{"Why did I ask you to open a pull request for the report?", nil},
-		{"what happened the first time I said the dev server wouldn't boot?", nil},
+		{"what happened the first time I asked you why the dev server wouldn't boot?", nil},
+		{"when I said the lookup view wouldn't come up, what did you find?", nil},
 		{"Before the lookups, a helper agent was asked about the digest format; what did it find?", nil},
 		{"Why did I ask to bring back the dark theme for the report?", []string{"bring back the dark theme for the report said by the user"}},
 		{"Why was it the user who wanted the report view's theme dark?", []string{"report view's theme dark said by the user"}},
