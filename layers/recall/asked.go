@@ -17,23 +17,24 @@ import (
 // (four never-happened questions of the eval say the agent asked about
 // something it never asked; no answerable one says the agent asked).
 //
-// So with what a question says the user said, asked or wanted, told in
-// words ("why did I ask to bring back the dark background"): a prompt the
-// user typed, or an answer of theirs, holds two of its words, or words of
-// their thesaurus groups ("the dev server wouldn't boot" is the user's
-// "mix phx.server doesnt seem to start"). A helper agent's prompt is the
-// agent's words. Of the ten answerable questions of the eval that retell
-// the user's words, each shares two with what the user typed.
+// So with what a question says the user asked for, wanted or chose, told
+// in words ("why did I ask to bring back the dark background"): a prompt
+// the user typed, or an answer of theirs, holds two of its words, or
+// words of their thesaurus groups ("why the dev server wouldn't boot" is
+// the user's "mix phx.server doesnt seem to start"). A helper agent's
+// prompt is the agent's words. No answerable question of the eval is
+// refused so; four never-happened ones are.
 
 // askers are the words that name the agent as the one who asked.
 var askers = []string{"agent", "assistant", "claude", "you"}
 
-// askLeads are the words between the verb of asking and what was asked
-// that say nothing of it.
+// askLeads are the words that say nothing of what was asked: between the
+// verb and it ("asked me whether"), or in it ("it", "the").
 var askLeads = []string{"about", "before", "claude", "how", "if", "it", "me", "that", "the", "to", "us", "what", "whether", "which", "you"}
 
-// askedTopic is what a question says the agent asked the user: as the
-// question tells it, and its words as the index's terms.
+// askedTopic is what a question says the agent asked the user, or the
+// user asked for: as the question tells it, and its words as the index's
+// terms.
 type askedTopic struct {
 	as    string
 	terms []string
@@ -48,8 +49,8 @@ func askedTopics(fields []string, tok *tokenizer) []askedTopic {
 	return toldTopics(fields, askers, askVerbs, tok)
 }
 
-// userTopics gives what a question's fields say the user said, asked
-// or wanted, told in words: "why did I ask to bring back the dark
+// userTopics gives what a question's fields say the user asked for,
+// wanted or chose, told in words: "why did I ask to bring back the dark
 // background".
 func userTopics(fields []string, tok *tokenizer) []askedTopic {
 	return toldTopics(fields, userSubjects, requestVerbs, tok)

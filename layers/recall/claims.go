@@ -1102,22 +1102,23 @@ var (
 )
 
 // folderAt gives the folder that fields[j:] open with, past at most
-// three leading words, and whether a word of them sets it at the root.
-func folderAt(fields []string, j int) (folder string, rooted, ok bool) {
+// three leading words, and whether a word of them sets it at the root;
+// "" when they open with none.
+func folderAt(fields []string, j int) (folder string, rooted bool) {
 	for start := j; j < len(fields) && j <= start+3; j++ {
 		w := strings.Trim(fields[j], "`\"',.;:?!()")
 		if isFolder(w) {
-			return w, rooted, true
+			return w, rooted
 		}
 		lw := strings.ToLower(w)
 		switch {
 		case slices.Contains(rootLeads, lw):
 			rooted = true
 		case !slices.Contains(folderLeads, lw) || strings.ContainsAny(fields[j], ",;"):
-			return "", false, false
+			return "", false
 		}
 	}
-	return "", false, false
+	return "", false
 }
 
 // moves finds the moves a question states: a verb of moving, "into",
@@ -1164,11 +1165,11 @@ func moves(fields []string) []move {
 				if w == "out" {
 					j++
 				}
-				m.from, m.fromRooted, _ = folderAt(fields, j+1)
+				m.from, m.fromRooted = folderAt(fields, j+1)
 				continue
 			case !toSeen && slices.Contains(to, w):
 				toSeen = true
-				m.folder, m.rooted, _ = folderAt(fields, j+1)
+				m.folder, m.rooted = folderAt(fields, j+1)
 				continue
 			}
 			if strings.ContainsAny(fields[j], ",;?") {
@@ -1277,6 +1278,25 @@ func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
 	return false
 }
 
+// gitOrPlain gives the arguments of a simple command's words that run
+// verb on its own or as git's (mv, git mv), and whether they do.
+func gitOrPlain(words []string, verb string) ([]string, bool) {
+	switch {
+	case len(words) > 0 && words[0] == verb:
+		return words[1:], true
+	case len(words) > 1 && words[0] == "git" && words[1] == verb:
+		return words[2:], true
+	}
+	return nil, false
+}
+
+// shellCommands gives the simple commands of a shell command line: its
+// parts between &&, ||, ;, | and line breaks ("mkdir -p priv/scripts",
+// "mv scripts/tail_wrapper.sh priv/scripts/").
+func shellCommands(cmd string) iter.Seq[string] {
+	return strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' })
+}
+
 // movedFile is a file a command moved: the folder it was in and the one
 // it went to, as the command writes them ("" for the working folder).
 type movedFile struct{ from, to string }
@@ -1314,14 +1334,9 @@ func filesMoved(cmd, thing string) []movedFile {
 		file = strings.ToLower(strings.Join(camelWords(thing), "_"))
 	}
 	var out []movedFile
-	for part := range strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
-		args := strings.Fields(part)
-		switch {
-		case len(args) > 0 && args[0] == "mv":
-			args = args[1:]
-		case len(args) > 1 && args[0] == "git" && args[1] == "mv":
-			args = args[2:]
-		default:
+	for part := range shellCommands(cmd) {
+		args, ok := gitOrPlain(strings.Fields(part), "mv")
+		if !ok {
 			continue
 		}
 		args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") })

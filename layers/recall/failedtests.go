@@ -60,9 +60,10 @@ func testName(w string) (string, bool) {
 }
 
 // holdsTestFailed reports whether memory saw the test fail: a shell
-// command running it that failed (not a git add of it), or a record telling of a failure within
-// countSpan words of its name; or cannot tell: a test memory never names,
-// or names in more than claimScan records.
+// command running it that failed (not a git add of it), or a record
+// telling of a failure within countSpan words of its name; or cannot
+// tell: a test memory never names, or names in more than claimScan
+// records.
 func (ix *Index) holdsTestFailed(name string, tok *tokenizer) bool {
 	_, term := ix.phrase(termWords(name, tok))
 	if term == "" || ix.df(term) > claimScan {
@@ -113,7 +114,7 @@ func tellsFailure(ws []string, j int) bool {
 // command of it whose program or subcommand runs tests (mix test, npx
 // vitest, pytest) names it.
 func runsTest(cmd, name string) bool {
-	for part := range strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
+	for part := range shellCommands(cmd) {
 		args := strings.Fields(part)
 		if len(args) < 2 || !strings.Contains(part, name) {
 			continue

@@ -69,7 +69,7 @@ func (ix *Index) holdsKept(file string, tok *tokenizer) bool {
 		switch {
 		case f.tool == "Bash" && !f.failed && slices.Contains(filesDeleted(f.cmd), file) && f.ts > deleted:
 			deleted = f.ts
-		case (f.tool == "Write" || f.tool == "Edit") && strings.EqualFold(path.Base(f.file), file) && f.ts > written:
+		case (f.tool == "Write" || f.tool == "Edit" || f.tool == "MultiEdit") && strings.EqualFold(path.Base(f.file), file) && f.ts > written:
 			written = f.ts
 		}
 	}
@@ -80,14 +80,9 @@ func (ix *Index) holdsKept(file string, tok *tokenizer) bool {
 // git rm), lower case.
 func filesDeleted(cmd string) []string {
 	var out []string
-	for part := range strings.FieldsFuncSeq(strings.ToLower(cmd), func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
-		args := strings.Fields(part)
-		switch {
-		case len(args) > 0 && args[0] == "rm":
-			args = args[1:]
-		case len(args) > 1 && args[0] == "git" && args[1] == "rm":
-			args = args[2:]
-		default:
+	for part := range shellCommands(strings.ToLower(cmd)) {
+		args, ok := gitOrPlain(strings.Fields(part), "rm")
+		if !ok {
 			continue
 		}
 		for _, a := range args {

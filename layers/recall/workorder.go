@@ -100,7 +100,7 @@ func epicOf(task string) string {
 
 // holdsWorkOrder reports whether memory closed the first task before the
 // other, or cannot tell: a task it never closed, two closed by one
-// command, or more records of the epic than claimScan.
+// command, or more records of the epic than workScan.
 func (ix *Index) holdsWorkOrder(o workOrder) bool {
 	first, then := "", ""
 	read := 0
@@ -137,7 +137,7 @@ func closes(closed, named string) bool {
 // arguments, in each of its commands.
 func tasksClosed(cmd string) []string {
 	var out []string
-	for part := range strings.FieldsFuncSeq(strings.ToLower(cmd), func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
+	for part := range shellCommands(strings.ToLower(cmd)) {
 		args := strings.Fields(part)
 		if len(args) < 3 || args[0] != "bd" || args[1] != "close" {
 			continue
