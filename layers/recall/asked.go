@@ -189,7 +189,8 @@ func (ix *Index) sharedBy(topic []string, tok *tokenizer, texts func(doc, l1Fiel
 func agentQuestions(d doc, f l1Fields) []string {
 	switch {
 	case d.Kind == kindTool && f.tool == "AskUserQuestion":
-		return []string{f.arg + "\n" + askedIn(f.res)}
+		_, asked := splitAsked(f.res)
+		return []string{f.arg + "\n" + asked}
 	case d.Kind == kindText && strings.Contains(f.text, "?"):
 		var out []string
 		for _, s := range splitSentences(f.text) {
@@ -202,26 +203,6 @@ func agentQuestions(d doc, f l1Fields) []string {
 	return nil
 }
 
-// askedIn gives the questions an AskUserQuestion result repeats after
-// the user's answers: `"fix the issues" (asked: "…")` asked "…".
-func askedIn(res string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(res, "(asked: ")
-		if i < 0 {
-			return b.String()
-		}
-		res = res[i+len("(asked: "):]
-		end := strings.Index(res, "\")")
-		if end < 0 {
-			end = len(res)
-		}
-		b.WriteString(res[:end])
-		b.WriteByte('\n')
-		res = res[end:]
-	}
-}
-
 // holdsUserTold reports whether a prompt the user typed, or an answer of
 // theirs to the agent's question, holds enough of topic's words
 // (askedShared, or all of a shorter topic), or cannot tell.
@@ -232,7 +213,8 @@ func (ix *Index) holdsUserTold(topic []string, tok *tokenizer) bool {
 			// A helper agent's prompt is the agent's words.
 			return []string{f.text}
 		case d.Kind == kindTool && f.tool == "AskUserQuestion":
-			return []string{withoutAsked(f.res)}
+			answers, _ := splitAsked(f.res)
+			return []string{answers}
 		}
 		return nil
 	})

@@ -1262,11 +1262,7 @@ func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
 		budget := phraseScan
 		return ix.adjacent(want, rarest, &budget, tok)
 	}
-	file := strings.ToLower(m.thing)
-	if !fileName(m.thing) {
-		file = strings.ToLower(strings.Join(camelWords(m.thing), "_"))
-	}
-	whole := strings.ToLower(folder) + "/" + file
+	whole := strings.ToLower(folder) + "/" + movedFileName(m.thing)
 	if len(whole) > maxToken {
 		return true
 	}
@@ -1310,29 +1306,30 @@ func (ix *Index) movesRun(thing string, tok *tokenizer) ([]movedFile, bool) {
 		return nil, true
 	}
 	var out []movedFile
-	read := 0
-	for at, d := range ix.docsHoldingWith(term, []string{tok.stem("bash")}) {
-		if read++; read > claimScan {
-			return nil, false
-		}
-		if d.Layer != layerL1 {
-			continue
-		}
-		if f, _ := ix.l1Record(at, d); f.tool == "Bash" {
-			out = append(out, filesMoved(f.cmd, thing)...)
-		}
+	if ix.commandHolds(term, tok, nil, func(f l1Fields) bool {
+		out = append(out, filesMoved(f.cmd, thing)...)
+		return false
+	}) {
+		return nil, false // past claimScan records
 	}
 	return out, true
+}
+
+// movedFileName gives the name of the file a moved thing is: a file's
+// own, or a module's in snake_case (TranscriptRenderer is
+// transcript_renderer.ex).
+func movedFileName(thing string) string {
+	if fileName(thing) {
+		return strings.ToLower(thing)
+	}
+	return snakeOf(thing)
 }
 
 // filesMoved gives the moves of thing (a file's name, or a module's,
 // whose file is its name in snake_case) that a shell command makes:
 // "mkdir -p priv/scripts && mv scripts/tail_wrapper.sh priv/scripts/".
 func filesMoved(cmd, thing string) []movedFile {
-	file := strings.ToLower(thing)
-	if !fileName(thing) {
-		file = strings.ToLower(strings.Join(camelWords(thing), "_"))
-	}
+	file := movedFileName(thing)
 	var out []movedFile
 	for part := range shellCommands(cmd) {
 		args, ok := gitOrPlain(strings.Fields(part), "mv")
@@ -1416,6 +1413,18 @@ func deletedFiles(ws []string) []string {
 	return out
 }
 
+// fileNameTerm gives the term the records holding a file's name are
+// found by: the name whole, or its rarest word when the index keeps the
+// name only inside longer paths; "" when memory never holds it. (An
+// edit's file is found by its path first: fileTerm.)
+func (ix *Index) fileNameTerm(file string, tok *tokenizer) string {
+	if ix.df(file) > 0 {
+		return file
+	}
+	_, term := ix.phrase(termWords(file, tok))
+	return term
+}
+
 // lastPathPart gives a path's file name.
 func lastPathPart(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
 
@@ -1423,13 +1432,9 @@ func lastPathPart(w string) string { return w[strings.LastIndexByte(w, '/')+1:] 
 // word of deleting within countSpan words of it; past claimScan
 // records to read it is taken as held.
 func (ix *Index) holdsDeletion(file string, tok *tokenizer) bool {
-	// The records holding the name whole, or its rarest word when the
-	// index keeps the name only inside longer paths.
-	term := file
-	if ix.df(term) == 0 {
-		if _, term = ix.phrase(termWords(file, tok)); term == "" {
-			return true // a file memory never names is judged as a name
-		}
+	term := ix.fileNameTerm(file, tok)
+	if term == "" {
+		return true // a file memory never names is judged as a name
 	}
 	if ix.df(term) > claimScan {
 		return true

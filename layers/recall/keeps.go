@@ -50,11 +50,9 @@ func keptFiles(ws []string) []string {
 // it did not write again after, or cannot tell: past claimScan records
 // holding its name and a command's tool name.
 func (ix *Index) holdsKept(file string, tok *tokenizer) bool {
-	term := file
-	if ix.df(term) == 0 {
-		if _, term = ix.phrase(termWords(file, tok)); term == "" {
-			return true // a file memory never names is judged as a name
-		}
+	term := ix.fileNameTerm(file, tok)
+	if term == "" {
+		return true // a file memory never names is judged as a name
 	}
 	deleted, written := "", ""
 	read := 0
@@ -69,7 +67,7 @@ func (ix *Index) holdsKept(file string, tok *tokenizer) bool {
 		switch {
 		case f.tool == "Bash" && !f.failed && slices.Contains(filesDeleted(f.cmd), file) && f.ts > deleted:
 			deleted = f.ts
-		case (f.tool == "Write" || f.tool == "Edit" || f.tool == "MultiEdit") && strings.EqualFold(path.Base(f.file), file) && f.ts > written:
+		case slices.Contains(editTools, f.tool) && strings.EqualFold(path.Base(f.file), file) && f.ts > written:
 			written = f.ts
 		}
 	}

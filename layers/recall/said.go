@@ -146,7 +146,8 @@ func (ix *Index) holdsSaid(s string, tok *tokenizer) bool {
 		case d.Kind == kindPrompt:
 			return f.text
 		case d.Kind == kindTool && f.tool == "AskUserQuestion":
-			return withoutAsked(f.res)
+			answers, _ := splitAsked(f.res)
+			return answers
 		}
 		return ""
 	})
@@ -201,23 +202,30 @@ func (ix *Index) heldIn(s string, tok *tokenizer, words func(doc, l1Fields) stri
 	return !inL1
 }
 
-// withoutAsked gives an AskUserQuestion result without the questions it
-// repeats: `"fix the issues" (asked: "…")` is the user's "fix the
-// issues"; the question, with the options the agent offered, is the
-// agent's.
-func withoutAsked(res string) string {
-	var b strings.Builder
+// splitAsked parts an AskUserQuestion result as L1 keeps it, `"fix the
+// issues" (asked: "…")` for each question, into what the user answered
+// ("fix the issues") and what the agent asked, the questions each on a
+// line of its own: the question, with the options the agent offered, is
+// the agent's.
+func splitAsked(res string) (answers, asked string) {
+	var a, q strings.Builder
 	for {
 		i := strings.Index(res, "(asked: ")
 		if i < 0 {
-			b.WriteString(res)
-			return b.String()
+			a.WriteString(res)
+			return a.String(), q.String()
 		}
-		b.WriteString(res[:i])
-		end := strings.Index(res[i:], "\")")
+		a.WriteString(res[:i])
+		res = res[i+len("(asked: "):]
+		end := strings.Index(res, "\")")
 		if end < 0 {
-			return b.String()
+			end = len(res)
 		}
-		res = res[i+end+2:]
+		q.WriteString(res[:end])
+		q.WriteByte('\n')
+		if end == len(res) {
+			return a.String(), q.String()
+		}
+		res = res[end+2:]
 	}
 }
