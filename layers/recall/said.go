@@ -160,7 +160,9 @@ func (ix *Index) holdsAsked(s string, tok *tokenizer) bool {
 	return ix.heldIn(s, tok, func(d doc, f l1Fields) string {
 		switch {
 		case d.Kind == kindTool && f.tool == "AskUserQuestion":
-			return f.arg + "\n" + f.res
+			// The user's answer is not what the agent asked.
+			_, asked := splitAsked(f.res)
+			return f.arg + "\n" + asked
 		case d.Kind == kindText && strings.Contains(f.text, "?"):
 			return f.text
 		}

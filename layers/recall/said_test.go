@@ -49,6 +49,7 @@ func TestUserSaid(t *testing.T) {
 		{"When you asked me whether to skip the hook with --no-verify, what did I say?", nil},
 		{"When you asked me whether the debounce should be 500ms or 1s, what did I pick?", []string{"500ms asked of the user", "1s asked of the user", "1s"}},
 		{"When you asked me whether the report should go under lib/report/, what did I pick?", nil},
+		{"When you asked me whether to look at lib/report/summary.ex, what did I say?", []string{"lib/report/summary.ex asked of the user"}},
 		// So is what it asked, told in words: its question holds two of
 		// them, or all of fewer.
 		{"When the agent asked whether it should skip the lint hook, what did I answer?", nil},

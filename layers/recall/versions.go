@@ -110,10 +110,12 @@ func (ix *Index) holdsVersion(c version) bool {
 const versionAfter = 2
 
 // writesVersion reports whether s writes version v whole, or a release of
-// it (1.2.3 for 1.2, 1.4 for 1.x): not 11.2, 1.23 or 0.1.2.
+// it (1.2.3 for 1.2; 1.4 or 1.10 for the line 1.x): not 11.2, 1.23 or
+// 0.1.2.
 func writesVersion(s, v string) bool {
-	if line, ok := strings.CutSuffix(v, ".x"); ok {
-		return writesVersion(s, line+".0") || slices.ContainsFunc(digits, func(d string) bool { return writesVersion(s, line+"."+d) })
+	line, ofLine := strings.CutSuffix(v, ".x")
+	if ofLine {
+		v = line + "."
 	}
 	for i := 0; ; {
 		k := strings.Index(s[i:], v)
@@ -122,16 +124,18 @@ func writesVersion(s, v string) bool {
 		}
 		at, end := i+k, i+k+len(v)
 		before := at == 0 || !isVersionByte(s[at-1])
-		after := end == len(s) || !unicode.IsDigit(rune(s[end])) && (s[end] != '.' || end+1 == len(s) || unicode.IsDigit(rune(s[end+1])))
+		var after bool
+		if ofLine {
+			after = end < len(s) && isDigit(rune(s[end]))
+		} else {
+			after = end == len(s) || !isDigit(rune(s[end])) && (s[end] != '.' || end+1 == len(s) || isDigit(rune(s[end+1])))
+		}
 		if before && after {
 			return true
 		}
 		i = at + 1
 	}
 }
-
-// digits are the first digits of a release's next number.
-var digits = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // isVersionByte reports whether b may belong to a version's number.
 func isVersionByte(b byte) bool { return b == '.' || b >= '0' && b <= '9' }

@@ -28,6 +28,7 @@ func TestVersions(t *testing.T) {
 		{"Which report_api 2.x release did we pin?", []string{"report_api 2.x"}},
 		{"Which lazy_html 1.x release did we pin?", []string{"lazy_html 1.x"}},
 		{"Which lazy_html 0.x release did we pin?", nil},
+		{"Which lazy_html 0.1.x release did we pin?", nil},
 		// The version is written just after its dependency, not after
 		// another's in the same record.
 		{"Why did mix deps.get pull lazy_html 2.1?", []string{"lazy_html 2.1"}},
