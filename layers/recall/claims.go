@@ -1128,8 +1128,10 @@ func folderAt(fields []string, j int) (folder string, rooted bool) {
 // name): after the verb and before the folder ("we moved X into"), or
 // else the nearest before the verb ("X got moved into"). A folder is
 // looked for in the verb's clause: "where does X live now, and why isn't
-// it in scripts/" places X nowhere.
-func moves(fields []string) []move {
+// it in scripts/" places X nowhere. A thing told in words ("the tail
+// wrapper shell script") is the name told reads in the words after the
+// verb (tail_wrapper), when it reads one.
+func moves(fields []string, told func([]string) string) []move {
 	var out []move
 	for i, f := range fields {
 		verb := strings.ToLower(strings.Trim(f, "`\"',.;:?!()"))
@@ -1153,6 +1155,13 @@ func moves(fields []string) []move {
 			if w := strings.Trim(fields[j], "`\"',.;:?!()"); movedName(w) {
 				thing = w
 			}
+		}
+		if thing == "" && told != nil {
+			j := i + 1
+			for j < len(fields) && slices.Contains(folderLeads, strings.ToLower(fields[j])) {
+				j++
+			}
+			thing = told(fields[j:])
 		}
 		if thing == "" || strings.ContainsAny(f, ",;") {
 			continue
@@ -1181,6 +1190,58 @@ func moves(fields []string) []move {
 		}
 	}
 	return out
+}
+
+// fileTold reads the first words of fields as a file told in words: two
+// or three that, joined by "_" or "-", are the name of a file a record of
+// memory holds ("the tail wrapper shell script" is tail_wrapper.sh); its
+// name without the extension, or "". Past claimScan records holding the
+// words it cannot tell, and reads none.
+func (ix *Index) fileTold(fields []string, tok *tokenizer) string {
+	var words []string
+	for _, f := range fields[:min(len(fields), 3)] {
+		w := strings.TrimRight(f, ",.;:?!")
+		if len(w) < 2 || isStop(w) || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			break
+		}
+		words = append(words, w)
+		if len(w) < len(f) {
+			break
+		}
+	}
+	for n := len(words); n >= 2; n-- {
+		read := 0
+		for at, d := range ix.docsHoldingWith(tok.term(words[0]), []string{tok.term(words[n-1])}) {
+			if read++; read > claimScan {
+				return ""
+			}
+			text := strings.ToLower(ix.docText(at, d))
+			for _, sep := range []string{"_", "-"} {
+				join := strings.Join(words[:n], sep)
+				for k := strings.Index(text, join+"."); k >= 0; {
+					if (k == 0 || !isWordRune(rune(text[k-1]))) && fileName(text[k:k+len(join)+1+extLen(text[k+len(join)+1:])]) {
+						return join
+					}
+					next := strings.Index(text[k+1:], join+".")
+					if next < 0 {
+						break
+					}
+					k += 1 + next
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// extLen gives the length of the extension s opens with: its letters and
+// digits.
+func extLen(s string) int {
+	n := 0
+	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	return n
 }
 
 // movedName reports whether a word names code that can be moved: a
@@ -1213,7 +1274,13 @@ func isFolder(w string) bool {
 // holds.
 func (ix *Index) unknownMoves(fields []string, out []string, tok *tokenizer) []string {
 	var unknown []string
-	for _, m := range moves(fields) {
+	told := func(fields []string) string {
+		if n, k := ix.toldName(fields, tok); k > 0 {
+			return n.forms[len(n.forms)-1]
+		}
+		return ix.fileTold(fields, tok)
+	}
+	for _, m := range moves(fields, told) {
 		if slices.ContainsFunc(out, func(o string) bool {
 			return strings.Contains(m.folder, o) || strings.Contains(m.from, o) || strings.Contains(m.thing, o)
 		}) {
@@ -1562,6 +1629,21 @@ func removedNames(fields []string, tok *tokenizer) []codeName {
 	return out
 }
 
+// heldFragment reports whether a question quotes n in a fragment of code
+// of several words (backticks) that memory holds side by side: "drop the
+// `if session_record` check". Such a fragment goes out of a line an edit
+// changed, whose new text alone L1 keeps ("session_cwd =
+// session_record.cwd"), so its removal cannot be read there; a fragment
+// memory holds is one it saw.
+func (ix *Index) heldFragment(query string, n codeName, tok *tokenizer) bool {
+	for _, q := range quoted(query) {
+		if strings.Contains(query, "`"+q+"`") && len(strings.Fields(q)) >= 2 && strings.Contains(q, n.as) && ix.heldSideBySide(q, tok) {
+			return true
+		}
+	}
+	return false
+}
+
 // listedTool reads w as a tool or a library a question says was taken
 // out or run (dialyzer, credo, highlight.js): a listed thing, written in
 // one word, whole in memory's words (credo in credo:disable-for-next-line,
@@ -1663,6 +1745,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.a.as+" with "+c.b.as)
 		}
 	}
+	for _, c := range quotedCommandsRun(text, ws) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, c.arg) }) && !ix.holdsCommandRun(c, tok) {
+			unknown = append(unknown, c.prog+" "+c.arg+" run")
+		}
+	}
 	for _, c := range flagsForWork(fields) {
 		if !ix.holdsFlagged(c, tok) {
 			unknown = append(unknown, c.work+" with "+c.flag)
@@ -1707,6 +1794,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	}
 	for _, c := range countChanges(ws, tok) {
 		if !ix.holdsCountChange(c) {
+			unknown = append(unknown, c.from+" to "+c.to)
+		}
+	}
+	for _, c := range wordChanges(ws) {
+		if !ix.holdsWordChange(c, tok) {
 			unknown = append(unknown, c.from+" to "+c.to)
 		}
 	}
@@ -1755,7 +1847,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 		}
 	}
 	for _, n := range removedNames(fields, tok) {
-		if !slices.Contains(out, n.as) && !ix.holdsRemoval(n, tok) {
+		if !slices.Contains(out, n.as) && !ix.heldFragment(text, n, tok) && !ix.holdsRemoval(n, tok) {
 			unknown = append(unknown, n.as+" removed")
 		}
 	}
@@ -1763,6 +1855,19 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 		if !slices.Contains(out, f) && !ix.holdsDeletion(f, tok) {
 			unknown = append(unknown, f+" deleted")
 		}
+	}
+	for _, c := range definedIns(fields) {
+		if !slices.Contains(out, c.name.as) && !ix.holdsDefinedIn(c, tok) {
+			unknown = append(unknown, c.name.as+" in "+c.file)
+		}
+	}
+	for _, m := range mergesInto(fields) {
+		if !ix.holdsMerge(m, tok) {
+			unknown = append(unknown, m.what.as+" merged into "+m.into.as)
+		}
+	}
+	if splitBack(ws) && !ix.holdsSplitBack(splitNames(fields), tok) {
+		unknown = append(unknown, "a merge undone")
 	}
 	if rejectsPlan(ws) && !ix.holdsPlanRejected(tok) {
 		unknown = append(unknown, "plan rejected")
@@ -3445,6 +3550,60 @@ func commandsRun(fields []string) []string {
 		}
 	}
 	return out
+}
+
+// Commands quoted as run. A question may quote a whole command and say it
+// ran: "what did `mix igniter.install credo dialyxir mix_audit` print when
+// we ran it?". Memory that ran it holds its program and first argument
+// opening a shell command (past its variables); memory that holds them only
+// in prose (a task's description that plans to run it) never saw it run
+// (a helper asked what the planned igniter install printed; the
+// answerable questions that quote a command, `mix phx.server` and `node
+// assets/build.js`, quote ones memory ran).
+
+// ranWords say that a quoted command ran, or what it printed.
+var ranWords = []string{"ran", "run", "runs", "running", "executed", "print", "printed", "prints", "output", "outputs"}
+
+// quotedCommand is a command a question quotes in backticks: its program
+// and first argument, lower case.
+type quotedCommand struct{ prog, arg string }
+
+// quotedCommandsRun gives the commands a question quotes in backticks
+// when its words say one ran: a program's name (a word of lower-case
+// letters) and an argument that is no flag.
+func quotedCommandsRun(query string, ws []string) []quotedCommand {
+	if !slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(ranWords, w) }) {
+		return nil
+	}
+	var out []quotedCommand
+	for _, q := range quoted(query) {
+		f := strings.Fields(q)
+		if len(f) < 2 || !strings.Contains(query, "`"+q+"`") || strings.HasPrefix(f[1], "-") ||
+			strings.IndexFunc(f[0], func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 || len(f[0]) < 2 {
+			continue
+		}
+		out = append(out, quotedCommand{f[0], strings.ToLower(f[1])})
+	}
+	return out
+}
+
+// holdsCommandRun reports whether a shell command memory ran opens with
+// c's program and argument, or it cannot tell (the argument in no record:
+// judged as a thing).
+func (ix *Index) holdsCommandRun(c quotedCommand, tok *tokenizer) bool {
+	_, term := ix.phrase(termWords(c.arg, tok))
+	return term == "" || ix.commandHolds(term, tok, nil, func(f l1Fields) bool {
+		for part := range shellCommands(strings.ToLower(f.cmd)) {
+			ws := strings.Fields(part)
+			for len(ws) > 0 && (strings.Contains(ws[0], "=") || ws[0] == "sudo" || ws[0] == "env") {
+				ws = ws[1:] // FOO=1 mix test, sudo …
+			}
+			if len(ws) >= 2 && ws[0] == c.prog && ws[1] == c.arg {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // Exports. A question may say something was exported or downloaded as a

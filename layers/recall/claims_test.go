@@ -109,3 +109,39 @@ func TestQuotedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedCommandRun: a command a question quotes and says ran is held
+// where a shell command memory ran opens with its program and argument;
+// held only in prose, or inside another command's text, it never ran.
+func TestQuotedCommandRun(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		bash(`bd create --title="Install tools" --description="Install via mix igniter.install, then run mix quality"`, 0, ""),
+		say("Next: mix igniter.install credo, then mix quality."),
+		bash("cd assets && MIX_ENV=test mix ledger.check --all", 0, "ok"),
+		bash("node assets/build.js 2>&1", 1, "Could not resolve"))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"What did `mix igniter.install credo` print when we ran it?", []string{"mix igniter.install run"}},
+		{"What did `mix ledger.check --all` print when we ran it?", nil},
+		{"Why did `node assets/build.js` fail when we ran it?", nil},
+		// A command quoted without a word of running is not judged here.
+		{"Is `mix igniter.install credo` the way to add credo?", nil},
+	})
+}
+
+// TestRemovedFragment: a name a question quotes inside a fragment of code
+// ("the `if report_record` check") went out of a changed line, whose new
+// text alone L1 keeps: held where memory holds the fragment, judged as a
+// name taken out otherwise.
+func TestRemovedFragment(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("The `if report_record` guard can never be false. Let me simplify:"),
+		say("Unless it is set, report_record is skipped."),
+		edit("lib/ledger_web/live/ledger_live.ex", "+1 -1 ledger_cwd = report_record.cwd"))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we drop the `if report_record` check in ledger_live.ex?", nil},
+		{"Why did we drop the `unless report_record` check in ledger_live.ex?", []string{"unless report_record", "report_record removed"}},
+		{"Why did we drop report_record from the ledger view?", []string{"report_record removed"}},
+	})
+}

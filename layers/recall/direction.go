@@ -105,3 +105,117 @@ func wordAt(s, w string) int {
 		from = end
 	}
 }
+
+// Which way a thing changed, told in plain words: "why did we switch the
+// transcript panel from the light theme over to a dark one". Memory that
+// saw the change tells it in a sentence of changing, the old word first
+// ("Replace dark inline-styled transcript panel with … light surface
+// theme", "from dark to light", "dark → light") or the new one before
+// "instead of" the old; memory that tells it only the other way round saw
+// it go the other way (two sets asked why the panel went from light to
+// dark; four answerable ones ask why it went from dark to light). Words
+// memory never tells changing are not judged here.
+
+// wordChange is a thing a question says went from one word to another.
+type wordChange struct{ from, to string }
+
+// wordLeads are the words that may stand before the word a change goes
+// from or to ("from the light theme", "to a dark one").
+var wordLeads = []string{"a", "an", "the", "its", "their", "our", "old", "new"}
+
+// wordChanges gives the changes a question's words (countWords) say went
+// from one plain word to another: a verb of switching, "from" and a word,
+// then "to" or "into" and a word within a few words after it.
+func wordChanges(ws []string) []wordChange {
+	plain := func(w string) bool {
+		return len(w) >= 3 && !isStop(w) && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+	}
+	after := func(i int) (string, int) {
+		for i < len(ws) && slices.Contains(wordLeads, ws[i]) {
+			i++
+		}
+		if i < len(ws) && plain(ws[i]) {
+			return ws[i], i
+		}
+		return "", -1
+	}
+	var out []wordChange
+	for i, w := range ws {
+		if w != "from" || !slices.ContainsFunc(ws[max(0, i-switchReach):i], func(v string) bool { return slices.Contains(switchVerbs, v) || v == "flip" || v == "flipped" }) {
+			continue
+		}
+		from, at := after(i + 1)
+		if at < 0 {
+			continue
+		}
+		for k := at + 1; k < len(ws) && k <= at+countReach; k++ {
+			if ws[k] == "to" || ws[k] == "into" {
+				if to, _ := after(k + 1); to != "" && to != from {
+					out = append(out, wordChange{from, to})
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// replaceWords tell a change with the old thing first and the new after
+// "with" or "by": "replace dark … with light".
+var replaceWords = []string{"replace", "replaced", "replaces", "replacing", "swap", "swapped", "swapping"}
+
+// changeReach is how many words apart the two words of a change may be in
+// memory's sentence of changing.
+const changeReach = 10
+
+// toldChange reports whether a sentence's words tell a change from one
+// word to another: "replace a … with b", "from a to b", "a → b", "b
+// instead of a" or "b rather than a".
+func toldChange(ws []string, a, b string) bool {
+	for i, w := range ws {
+		if w != a {
+			continue
+		}
+		for j := i + 1; j < len(ws) && j <= i+changeReach; j++ {
+			if ws[j] != b {
+				continue
+			}
+			between := ws[i+1 : j]
+			switch {
+			case slices.ContainsFunc(ws[max(0, i-4):i], func(v string) bool { return slices.Contains(replaceWords, v) }) && (slices.Contains(between, "with") || slices.Contains(between, "by")),
+				i > 0 && ws[i-1] == "from" && (slices.Contains(between, "to") || slices.Contains(between, "into")),
+				slices.Contains(between, "→") || slices.Contains(between, "->"):
+				return true
+			}
+		}
+		// "b instead of a": the new word before, the old after.
+		for k := i - 2; k >= max(1, i-4); k-- {
+			if (ws[k] == "instead" && ws[k+1] == "of" || ws[k] == "rather" && ws[k+1] == "than") && slices.Contains(ws[max(0, k-changeReach):k], b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdsWordChange reports whether memory tells the change the way the
+// question does, or never tells it the other way round.
+func (ix *Index) holdsWordChange(c wordChange, tok *tokenizer) bool {
+	reversed, read := false, 0
+	for at, d := range ix.docsHoldingWith(tok.term(c.to), []string{tok.term(c.from)}) {
+		if read++; read > claimScan {
+			return true
+		}
+		text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
+		for _, sentence := range splitSentences(text) {
+			ws := countWords(sentence)
+			switch {
+			case toldChange(ws, c.from, c.to):
+				return true
+			case toldChange(ws, c.to, c.from):
+				reversed = true
+			}
+		}
+	}
+	return !reversed
+}

@@ -22,3 +22,33 @@ func TestCountChanges(t *testing.T) {
 		{"why did the groups go from 9 lines to 2?", nil},
 	})
 }
+
+// TestWordChanges: a thing a question says went from one word to another
+// is held where memory tells the change that way round, or never tells it
+// the other way; told only the other way round it never happened.
+func TestWordChanges(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash("git commit -m 'feat: rebuild the ledger panel\n\nReplace dark inline-styled ledger panel with semantic classes and\nlight surface theme'", 0, ""),
+		say("The export now runs sync instead of async."),
+		say("Moved the queue from memory to disk."),
+		say("The ledger panel has a dark theme and a light theme."),
+		say("Switched the cache from cold to warm."),
+		say("Later switched the cache from warm back to cold."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we switch the ledger panel from the dark theme to a light one?", nil},
+		{"Why did the ledger panel go from the dark look over to a light one?", nil},
+		{"Why did we switch the ledger panel from the light theme over to a dark one?", []string{"light to dark"}},
+		{"Why did we flip the ledger panel from a light theme to a dark theme?", []string{"light to dark"}},
+		{"Why did we change the export from async to sync?", nil},
+		{"Why did we change the export from sync to async?", []string{"sync to async"}},
+		{"Why did we move the queue from disk to memory?", []string{"disk to memory"}},
+		{"Why did we move the queue from memory into disk?", nil},
+		// A change memory tells both ways is held both ways.
+		{"Why did we switch the cache from cold to warm?", nil},
+		{"Why did we switch the cache from warm to cold?", nil},
+		// Words memory never tells changing are not judged.
+		{"Why did we switch the ledger panel from blue to green?", nil},
+		{"Why did the ledger panel get a dark theme and a light theme?", nil},
+	})
+}

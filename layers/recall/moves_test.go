@@ -33,5 +33,9 @@ func TestMovesRun(t *testing.T) {
 		// A file no command moved is held under its folder as before.
 		{"Why did lookup.sh move into priv/scripts/?", nil},
 		{"Why did lookup.sh move into lib/report/?", []string{"lookup.sh in lib/report/"}},
+		// A file told in words is the file whose name its words join.
+		{"Why did we move the build report shell script out of priv/scripts?", []string{"build_report out of priv/scripts"}},
+		{"Why did we move the build report script into priv/scripts?", nil},
+		{"Why did we move the build script out of priv/scripts?", nil},
 	})
 }

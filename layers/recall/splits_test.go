@@ -1,0 +1,66 @@
+package recall
+
+import "testing"
+
+// TestSplitBack: a merge said to be undone is held where memory tells a
+// split of one of the things the question names, or, where it names
+// none, a merge undone; memory that holds the merge alone never saw it
+// undone.
+func TestSplitBack(t *testing.T) {
+	merged := newMemory(t)
+	merged.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Let me merge ReportPicker into ReportHighlighter: the picker is no longer referenced."),
+		edit("assets/js/app.js", "+4 -30 Hooks.ReportHighlighter = {"),
+		say("Split the export step out of LedgerWorker into its own module."))...)
+	wantUnknown(t, merged.open(), []unknownCase{
+		{"Why did we merge ReportPicker into ReportHighlighter?", nil},
+		{"Why did we split ReportHighlighter back into a separate ReportPicker hook?", []string{"a merge undone"}},
+		{"why did we undo merging the picking hook into the highlighting hook and split them back apart?", []string{"a merge undone"}},
+		{"Why did we undo the merge of the two hooks?", []string{"a merge undone"}},
+		// A split memory tells is held.
+		{"Why did we split the export step back out of LedgerWorker?", nil},
+		// A split that undoes nothing is not judged here.
+		{"Why did we split the export step out of LedgerWorker?", nil},
+	})
+
+	undone := newMemory(t)
+	undone.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Let me merge ReportPicker into ReportHighlighter."),
+		say("The user asked to undo the merge: ReportPicker is separate again."))...)
+	wantUnknown(t, undone.open(), []unknownCase{
+		{"Why did we split ReportHighlighter back into a separate ReportPicker hook?", nil},
+		{"why did we undo merging the picking hook into the highlighting hook?", nil},
+	})
+
+	unmerged := newMemory(t)
+	unmerged.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("We unmerged the picking hook: it is its own file again."))...)
+	wantUnknown(t, unmerged.open(), []unknownCase{
+		{"why did we undo merging the picking hook into the highlighting hook?", nil},
+	})
+}
+
+// TestMergeInto: a merge is held where memory tells it the way the
+// question does, or never tells it the other way round.
+func TestMergeInto(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Let me merge ReportPicker into ReportHighlighter: the picker is no longer referenced."),
+		say("LedgerWorker and ExportWorker now share a queue."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we merge ReportPicker into ReportHighlighter?", nil},
+		{"Why did we merge the ReportPicker hook into the ReportHighlighter one?", nil},
+		{"Why did we merge the ReportHighlighter hook into ReportPicker?", []string{"ReportHighlighter merged into ReportPicker"}},
+		// A merge memory never tells is not judged here.
+		{"Why did we merge LedgerWorker into ExportWorker?", nil},
+	})
+
+	both := newMemory(t)
+	both.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Let me merge ReportPicker into ReportHighlighter."),
+		say("Reverting: merge ReportHighlighter into ReportPicker instead."))...)
+	wantUnknown(t, both.open(), []unknownCase{
+		{"Why did we merge ReportPicker into ReportHighlighter?", nil},
+		{"Why did we merge ReportHighlighter into ReportPicker?", nil},
+	})
+}
