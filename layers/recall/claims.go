@@ -1634,10 +1634,18 @@ func removedNames(fields []string, tok *tokenizer) []codeName {
 // `if session_record` check". Such a fragment goes out of a line an edit
 // changed, whose new text alone L1 keeps ("session_cwd =
 // session_record.cwd"), so its removal cannot be read there; a fragment
-// memory holds is one it saw.
+// memory holds is one it saw. A command is no such fragment.
 func (ix *Index) heldFragment(query string, n codeName, tok *tokenizer) bool {
 	for _, q := range quoted(query) {
-		if strings.Contains(query, "`"+q+"`") && len(strings.Fields(q)) >= 2 && strings.Contains(q, n.as) && ix.heldSideBySide(q, tok) {
+		f := strings.Fields(q)
+		if !strings.Contains(query, "`"+q+"`") || len(f) < 2 || !strings.Contains(q, n.as) {
+			continue
+		}
+		// `mix credo --strict` taken out of a hook is judged as credo is.
+		if slices.Contains(programs, f[0]) || slices.ContainsFunc(f, func(w string) bool { return strings.HasPrefix(w, "-") }) {
+			continue
+		}
+		if ix.heldSideBySide(q, tok) {
 			return true
 		}
 	}
@@ -3624,6 +3632,15 @@ var exportVerbs = map[string]string{
 	"export": "export", "exports": "export", "exported": "export", "exporting": "export",
 }
 
+// saveVerbs say a thing was written out, and so made into a file to take
+// away only when the format is followed by "file": "the button that saves
+// all open notes out to a Markdown file" (two sets asked so), not "a
+// dumped file colored as JSON".
+var saveVerbs = map[string]string{
+	"dump": "dump", "dumps": "dump", "dumped": "dump", "dumping": "dump",
+	"save": "save", "saves": "save", "saved": "save", "saving": "save",
+}
+
 // fileFormats are the formats a thing is exported as.
 var fileFormats = []string{"csv", "excel", "html", "json", "markdown", "pdf", "tsv", "xlsx", "xml", "yaml", "zip"}
 
@@ -3635,19 +3652,29 @@ const exportReach = 12
 type export struct{ verb, format string }
 
 // exports gives the formats a question's fields say something was
-// exported or downloaded as.
+// exported or downloaded as, or saved or dumped as a file of.
 func exports(fields []string) []export {
 	var out []export
 	for i, f := range fields {
-		verb, ok := exportVerbs[strings.ToLower(codeWord(f))]
-		if !ok {
+		w := strings.ToLower(codeWord(f))
+		verb, ok := exportVerbs[w]
+		saved, save := saveVerbs[w]
+		if !ok && !save {
 			continue
 		}
-		for _, g := range fields[i+1 : min(len(fields), i+1+exportReach)] {
-			if g := strings.ToLower(codeWord(g)); slices.Contains(fileFormats, g) {
-				out = append(out, export{verb, g})
+		for k, g := range fields[i+1 : min(len(fields), i+1+exportReach)] {
+			g := strings.ToLower(codeWord(g))
+			if !slices.Contains(fileFormats, g) {
+				continue
+			}
+			if next := i + 2 + k; save && (next >= len(fields) || !strings.HasPrefix(strings.ToLower(fields[next]), "file")) {
 				break
 			}
+			if save {
+				verb = saved
+			}
+			out = append(out, export{verb, g})
+			break
 		}
 	}
 	return out

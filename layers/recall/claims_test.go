@@ -138,10 +138,13 @@ func TestRemovedFragment(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		say("The `if report_record` guard can never be false. Let me simplify:"),
 		say("Unless it is set, report_record is skipped."),
+		bash("mix report_record --all", 0, "ok"),
 		edit("lib/ledger_web/live/ledger_live.ex", "+1 -1 ledger_cwd = report_record.cwd"))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did we drop the `if report_record` check in ledger_live.ex?", nil},
 		{"Why did we drop the `unless report_record` check in ledger_live.ex?", []string{"unless report_record", "report_record removed"}},
 		{"Why did we drop report_record from the ledger view?", []string{"report_record removed"}},
+		// A quoted command is no fragment of code.
+		{"Why did we drop `mix report_record --all` from the ledger view?", []string{"report_record removed"}},
 	})
 }

@@ -513,6 +513,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Which module exports the checker report as CSV?", nil},
 		{"Which checker notes are kept in markdown files?", nil},
 		{"Which exporter writes the checker notes as markdown?", nil},
+		// Saved or dumped, the format is said of a file.
+		{"How does the button that saves the checker notes out to a markdown file work?", []string{"markdown save"}},
+		{"Where do we dump the checker notes into a markdown file?", []string{"markdown dump"}},
+		{"Which module saves the checker report as CSV?", nil},
+		{"Why did we save the checker notes as markdown?", nil},
 	})
 }
 
