@@ -1217,16 +1217,8 @@ func (ix *Index) fileTold(fields []string, tok *tokenizer) string {
 			}
 			text := strings.ToLower(ix.docText(at, d))
 			for _, sep := range []string{"_", "-"} {
-				join := strings.Join(words[:n], sep)
-				for k := strings.Index(text, join+"."); k >= 0; {
-					if (k == 0 || !isWordRune(rune(text[k-1]))) && fileName(text[k:k+len(join)+1+extLen(text[k+len(join)+1:])]) {
-						return join
-					}
-					next := strings.Index(text[k+1:], join+".")
-					if next < 0 {
-						break
-					}
-					k += 1 + next
+				if join := strings.Join(words[:n], sep); holdsFileNamed(text, join) {
+					return join
 				}
 			}
 		}
@@ -1234,14 +1226,25 @@ func (ix *Index) fileTold(fields []string, tok *tokenizer) string {
 	return ""
 }
 
-// extLen gives the length of the extension s opens with: its letters and
-// digits.
-func extLen(s string) int {
-	n := 0
-	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= '0' && s[n] <= '9') {
-		n++
+// holdsFileNamed reports whether text (lower case) writes a file whose
+// name without its extension is name: "tail_wrapper.sh", alone or at the
+// end of a path.
+func holdsFileNamed(text, name string) bool {
+	for off := 0; ; {
+		k := strings.Index(text[off:], name+".")
+		if k < 0 {
+			return false
+		}
+		k += off
+		ext := k + len(name) + 1
+		for ext < len(text) && (text[ext] >= 'a' && text[ext] <= 'z' || text[ext] >= '0' && text[ext] <= '9') {
+			ext++
+		}
+		if (k == 0 || !isWordRune(rune(text[k-1]))) && fileName(text[k:ext]) {
+			return true
+		}
+		off = k + 1
 	}
-	return n
 }
 
 // movedName reports whether a word names code that can be moved: a
@@ -1677,9 +1680,6 @@ func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
 	if ix.df(term) > claimScan {
 		docs = ix.docsHoldingWith(term, removeStems(tok))
 	}
-	named := func(w string) bool {
-		return slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) })
-	}
 	read := 0
 	for at, d := range docs {
 		if read++; read > claimScan {
@@ -1689,7 +1689,7 @@ func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
 		if d.Layer == layerL1 {
 			f, _ := ix.l1Record(at, d)
 			for line := range takenOut(strings.ToLower(f.diff)) {
-				if named(line) {
+				if n.heldBy(line) {
 					return true // a line an edit took out
 				}
 			}
@@ -1702,7 +1702,7 @@ func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
 		// after ("AshComputer was removed").
 		ws := countWords(text)
 		for i, w := range ws {
-			if !named(w) {
+			if !n.heldBy(w) {
 				continue
 			}
 			for j := max(0, i-removeReach-1); j < min(len(ws), i+3); j++ {
@@ -3003,11 +3003,17 @@ func (ix *Index) placesIn(ps []place, n codeName) []place {
 	return out
 }
 
+// heldBy reports whether a word of memory (lower case) holds one of n's
+// forms (holdsForm).
+func (n codeName) heldBy(w string) bool {
+	return slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) })
+}
+
 // namePositions gives the positions of the words of text that hold n.
 func namePositions(text string, n codeName) []int {
 	var words []int
 	for i, w := range strings.Fields(strings.ToLower(text)) {
-		if slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) }) {
+		if n.heldBy(w) {
 			words = append(words, i)
 		}
 	}
@@ -3658,22 +3664,21 @@ func exports(fields []string) []export {
 	for i, f := range fields {
 		w := strings.ToLower(codeWord(f))
 		verb, ok := exportVerbs[w]
-		saved, save := saveVerbs[w]
-		if !ok && !save {
-			continue
+		needsFile := false
+		if !ok {
+			verb, needsFile = saveVerbs[w]
+			if !needsFile {
+				continue
+			}
 		}
 		for k, g := range fields[i+1 : min(len(fields), i+1+exportReach)] {
 			g := strings.ToLower(codeWord(g))
 			if !slices.Contains(fileFormats, g) {
 				continue
 			}
-			if next := i + 2 + k; save && (next >= len(fields) || !strings.HasPrefix(strings.ToLower(fields[next]), "file")) {
-				break
+			if next := i + 2 + k; !needsFile || next < len(fields) && strings.HasPrefix(strings.ToLower(fields[next]), "file") {
+				out = append(out, export{verb, g})
 			}
-			if save {
-				verb = saved
-			}
-			out = append(out, export{verb, g})
 			break
 		}
 	}

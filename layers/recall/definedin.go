@@ -87,9 +87,6 @@ func (ix *Index) holdsDefinedIn(c definedIn, tok *tokenizer) bool {
 	if term == "" || ix.fileNameTerm(c.file, tok) == "" {
 		return true
 	}
-	named := func(w string) bool {
-		return slices.ContainsFunc(c.name.forms, func(f string) bool { return holdsForm(w, f, c.name.whole) })
-	}
 	read := 0
 	for at, d := range ix.docsHolding(term) {
 		if read++; read > claimScan {
@@ -107,7 +104,7 @@ func (ix *Index) holdsDefinedIn(c definedIn, tok *tokenizer) bool {
 		}
 		ws := countWords(text)
 		for i, w := range ws {
-			if !named(w) {
+			if !c.name.heldBy(w) {
 				continue
 			}
 			for _, v := range ws[max(0, i-fileNear):min(len(ws), i+fileNear+1)] {

@@ -77,8 +77,9 @@ func (ix *Index) holdsSplitBack(names []codeName, tok *tokenizer) bool {
 	}
 	read := 0
 	if len(names) == 0 {
+		merges := marks(mergeWords)
 		for _, m := range marks(undoWords) {
-			for at, d := range ix.docsHoldingWith(m, marks(mergeWords)) {
+			for at, d := range ix.docsHoldingWith(m, merges) {
 				if read++; read > claimScan {
 					return true
 				}
@@ -92,21 +93,19 @@ func (ix *Index) holdsSplitBack(names []codeName, tok *tokenizer) bool {
 		}
 		return ix.df(tok.stem("unmerge")) > 0
 	}
+	splits := marks(splitWords)
 	for _, n := range names {
 		_, term := ix.phrase(termWords(n.forms[len(n.forms)-1], tok))
 		if term == "" {
 			return true // judged as a name memory never saw
 		}
-		named := func(w string) bool {
-			return slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) })
-		}
-		for at, d := range ix.docsHoldingWith(term, marks(splitWords)) {
+		for at, d := range ix.docsHoldingWith(term, splits) {
 			if read++; read > claimScan {
 				return true
 			}
 			ws := countWords(ix.docText(at, d))
 			for i, w := range ws {
-				if named(w) && slices.ContainsFunc(ws[max(0, i-splitNear):min(len(ws), i+splitNear+1)], func(v string) bool { return slices.Contains(splitWords, v) }) {
+				if n.heldBy(w) && slices.ContainsFunc(ws[max(0, i-splitNear):min(len(ws), i+splitNear+1)], func(v string) bool { return slices.Contains(splitWords, v) }) {
 					return true
 				}
 			}
@@ -186,11 +185,6 @@ func (ix *Index) holdsMerge(m mergeInto, tok *tokenizer) bool {
 	if a == "" || b == "" {
 		return true // judged as names memory never saw
 	}
-	named := func(n codeName) func(string) bool {
-		return func(w string) bool {
-			return slices.ContainsFunc(n.forms, func(f string) bool { return holdsForm(w, f, n.whole) })
-		}
-	}
 	told := func(ws []string, first, then func(string) bool) bool {
 		for i, w := range ws {
 			if !slices.Contains(mergeWords, w) {
@@ -216,9 +210,9 @@ func (ix *Index) holdsMerge(m mergeInto, tok *tokenizer) bool {
 		}
 		ws := countWords(ix.docText(at, d))
 		switch {
-		case told(ws, named(m.what), named(m.into)):
+		case told(ws, m.what.heldBy, m.into.heldBy):
 			return true
-		case told(ws, named(m.into), named(m.what)):
+		case told(ws, m.into.heldBy, m.what.heldBy):
 			reversed = true
 		}
 	}
