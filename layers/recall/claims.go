@@ -1795,6 +1795,9 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.dep+" "+c.v)
 		}
 	}
+	if saysDowngrade(ws) && !ix.holdsDowngrade(tok) {
+		unknown = append(unknown, "a dependency downgraded")
+	}
 	for _, o := range workOrders(fields) {
 		if !ix.holdsWorkOrder(o) {
 			unknown = append(unknown, o.first+" before "+o.then)

@@ -139,3 +139,78 @@ func writesVersion(s, v string) bool {
 
 // isVersionByte reports whether b may belong to a version's number.
 func isVersionByte(b byte) bool { return b == '.' || b >= '0' && b <= '9' }
+
+// Downgrades. A question may say a dependency was taken back to an older
+// release: "why did we downgrade phoenix_live_view", "why did we have to
+// roll the LiveView library back to an older version", "why did we pin
+// the syntax highlighting npm package back to the 10.x line". Memory that
+// saw one tells it in its words (a downgrade, an older or previous
+// version); memory that never does saw none, whatever it holds of the
+// dependency (nine questions of seven sets, each written on its own, say
+// a dependency was downgraded; no answerable one does).
+
+// olderWords say that a release is older than the one in use.
+var olderWords = []string{"older", "earlier", "previous", "prior", "lower"}
+
+// releaseWords name a release of a dependency.
+var releaseWords = []string{"version", "versions", "release", "releases"}
+
+// backVerbs take a dependency back to a release: "roll X back to", "pin X
+// back to".
+var backVerbs = []string{"roll", "rolled", "rolling", "pin", "pinned", "pinning", "take", "took", "taking", "move", "moved", "moving", "bring", "brought", "go", "went", "drop", "dropped"}
+
+// backReach is how many words after "back to" the release may come, and
+// how far after its verb "back" may be.
+const backReach = 6
+
+// saysDowngrade reports whether a question's words (countWords) say a
+// dependency went back to an older release: a word of downgrading, or a
+// verb of taking back, "back", and within a few words "to" and an older
+// release ("an older version") or a version's number ("10.x", "1.8").
+func saysDowngrade(ws []string) bool {
+	for i, w := range ws {
+		if strings.HasPrefix(w, "downgrad") {
+			return true
+		}
+		if !slices.Contains(backVerbs, w) {
+			continue
+		}
+		for j := i + 1; j+1 < len(ws) && j <= i+backReach; j++ {
+			if ws[j] != "back" || ws[j+1] != "to" {
+				continue
+			}
+			rest := ws[j+2 : min(len(ws), j+2+backReach)]
+			for k, r := range rest {
+				older := slices.Contains(olderWords, r) && k+1 < len(rest) && slices.Contains(releaseWords, rest[k+1])
+				number := versionNumber(strings.TrimPrefix(r, "v")) || strings.HasSuffix(r, ".x") && versionNumber(strings.TrimSuffix(r, ".x")+".0")
+				if older || number {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// holdsDowngrade reports whether a record of memory tells of a downgrade:
+// a word of downgrading, or an older release ("the previous version").
+func (ix *Index) holdsDowngrade(tok *tokenizer) bool {
+	if ix.df(tok.stem("downgrade")) > 0 || ix.df(tok.stem("downgraded")) > 0 {
+		return true
+	}
+	read := 0
+	for _, o := range olderWords {
+		for at, d := range ix.docsHoldingWith(tok.stem(o), []string{tok.stem("version"), tok.stem("release")}) {
+			if read++; read > claimScan {
+				return true
+			}
+			ws := countWords(ix.docText(at, d))
+			for i, w := range ws {
+				if w == o && i+1 < len(ws) && slices.Contains(releaseWords, ws[i+1]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

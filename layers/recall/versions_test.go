@@ -38,3 +38,30 @@ func TestVersions(t *testing.T) {
 		{"Why did the report take 2.5 seconds?", nil},
 	})
 }
+
+// TestDowngrades: a dependency said to go back to an older release is
+// held where memory tells of a downgrade or an older release, in its
+// words; memory that tells of none saw none.
+func TestDowngrades(t *testing.T) {
+	none := newMemory(t)
+	none.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		edit("mix.exs", `+1 -0 {:lazy_html, ">= 0.1.10", only: :test}`),
+		say("Rolled back the report migration and ran it again."),
+		say("The ledger view is the version we shipped."))...)
+	wantUnknown(t, none.open(), []unknownCase{
+		{"why did we have to roll the ledger library back to an older version before the tests would run?", []string{"a dependency downgraded"}},
+		{"Why did we pin the ledger package back to the 10.x line?", []string{"a dependency downgraded"}},
+		{"Why did we pin lazy_html back to 0.1.10?", []string{"a dependency downgraded"}},
+		// Going back that is no release.
+		{"Why did we roll the report migration back to run it again?", nil},
+		{"Why did we move the ledger view back to the report?", nil},
+		{"Why did we bring the ledger package back up at 1.2?", nil},
+	})
+
+	older := newMemory(t)
+	older.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("The new release breaks the tests; let me go back to the previous version of the ledger package."))...)
+	wantUnknown(t, older.open(), []unknownCase{
+		{"why did we have to roll the ledger package back to an older version?", nil},
+	})
+}
