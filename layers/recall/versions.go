@@ -140,14 +140,15 @@ func writesVersion(s, v string) bool {
 // isVersionByte reports whether b may belong to a version's number.
 func isVersionByte(b byte) bool { return b == '.' || b >= '0' && b <= '9' }
 
-// Downgrades. A question may say a dependency was taken back to an older
-// release: "why did we downgrade phoenix_live_view", "why did we have to
-// roll the LiveView library back to an older version", "why did we pin
-// the syntax highlighting npm package back to the 10.x line". Memory that
-// saw one tells it in its words (a downgrade, an older or previous
-// version); memory that never does saw none, whatever it holds of the
-// dependency (nine questions of seven sets, each written on its own, say
-// a dependency was downgraded; no answerable one does).
+// Downgrades told in words. A question may say a dependency was taken
+// back to an older release without the word "downgrade" (a thing of
+// things.txt): "why did we have to roll the LiveView library back to an
+// older version", "why did we pin the syntax highlighting npm package
+// back to the 10.x line". Memory that saw one tells it in its words (a
+// downgrade, an older or previous version); memory that never does saw
+// none, whatever it holds of the dependency (nine questions of nine sets,
+// each written on its own, say a dependency was downgraded, three of them
+// in other words; no answerable one does).
 
 // olderWords say that a release is older than the one in use.
 var olderWords = []string{"older", "earlier", "previous", "prior", "lower"}
@@ -163,15 +164,13 @@ var backVerbs = []string{"roll", "rolled", "rolling", "pin", "pinned", "pinning"
 // how far after its verb "back" may be.
 const backReach = 6
 
-// saysDowngrade reports whether a question's words (countWords) say a
-// dependency went back to an older release: a word of downgrading, or a
-// verb of taking back, "back", and within a few words "to" and an older
-// release ("an older version") or a version's number ("10.x", "1.8").
+// saysDowngrade reports whether a question's words (countWords) say in
+// other words that a dependency went back to an older release: a verb of
+// taking back, "back", and within a few words "to" and an older release
+// ("an older version") or a version's number ("10.x", "1.8"). The word
+// "downgrade" itself is a thing (things.txt), judged as one.
 func saysDowngrade(ws []string) bool {
 	for i, w := range ws {
-		if strings.HasPrefix(w, "downgrad") {
-			return true
-		}
 		if !slices.Contains(backVerbs, w) {
 			continue
 		}
@@ -193,9 +192,9 @@ func saysDowngrade(ws []string) bool {
 }
 
 // holdsDowngrade reports whether a record of memory tells of a downgrade:
-// a word of downgrading, or an older release ("the previous version").
+// the word, or an older release ("the previous version").
 func (ix *Index) holdsDowngrade(tok *tokenizer) bool {
-	if ix.df(tok.stem("downgrade")) > 0 || ix.df(tok.stem("downgraded")) > 0 {
+	if ix.df(tok.stem("downgraded")) > 0 { // downgrade, downgrading: one stem
 		return true
 	}
 	read := 0
