@@ -1198,17 +1198,7 @@ func moves(fields []string, told func([]string) string) []move {
 // name without the extension, or "". Past claimScan records holding the
 // words it cannot tell, and reads none.
 func (ix *Index) fileTold(fields []string, tok *tokenizer) string {
-	var words []string
-	for _, f := range fields[:min(len(fields), 3)] {
-		w := strings.TrimRight(f, ",.;:?!")
-		if len(w) < 2 || isStop(w) || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
-			break
-		}
-		words = append(words, w)
-		if len(w) < len(f) {
-			break
-		}
-	}
+	words := plainLead(fields, 2)
 	for n := len(words); n >= 2; n-- {
 		read := 0
 		for at, d := range ix.docsHoldingWith(tok.term(words[0]), []string{tok.term(words[n-1])}) {
@@ -2842,17 +2832,7 @@ var backedBy = []string{"-backed", "-based", "-powered"}
 // the sessions' live status (session_activity, ActiveSessionRegistry),
 // which only the dashboard and the session page do.
 func (ix *Index) toldName(fields []string, tok *tokenizer) (codeName, int) {
-	var words []string
-	for _, f := range fields[:min(len(fields), 3)] {
-		w := strings.TrimRight(f, ",.;:?!")
-		if len(w) < 3 || isStop(w) || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
-			break
-		}
-		words = append(words, w)
-		if len(w) < len(f) {
-			break // the sentence goes on past a mark
-		}
-	}
+	words := plainLead(fields, 3)
 	for n := len(words); n >= 2; n-- {
 		join := strings.Join(words[:n], "")
 		page := n < len(fields) && slices.Contains(pageWords, strings.ToLower(strings.TrimRight(fields[n], ",.;:?!")))
@@ -2871,6 +2851,24 @@ func (ix *Index) toldName(fields []string, tok *tokenizer) (codeName, int) {
 		}
 	}
 	return codeName{}, 0
+}
+
+// plainLead gives the words of lower-case letters that fields open
+// with, up to three, each of minLen letters or more and no stop word, and
+// none past a mark that ends a clause ("tail wrapper," gives two).
+func plainLead(fields []string, minLen int) []string {
+	var words []string
+	for _, f := range fields[:min(len(fields), 3)] {
+		w := strings.TrimRight(f, ",.;:?!")
+		if len(w) < minLen || isStop(w) || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			break
+		}
+		words = append(words, w)
+		if len(w) < len(f) {
+			break // the sentence goes on past a mark
+		}
+	}
+	return words
 }
 
 // pageWords say that the words before them name a page, which its
