@@ -1788,6 +1788,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	if saysDowngrade(ws) && !ix.holdsDowngrade(tok) {
 		unknown = append(unknown, "a dependency downgraded")
 	}
+	for _, w := range ix.unknownTasks(fields) {
+		if !slices.Contains(out, w) {
+			unknown = append(unknown, w)
+		}
+	}
 	for _, o := range workOrders(fields) {
 		if !ix.holdsWorkOrder(o) {
 			unknown = append(unknown, o.first+" before "+o.then)
@@ -1867,8 +1872,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, m.what.as+" merged into "+m.into.as)
 		}
 	}
-	if splitBack(ws) && !ix.holdsSplitBack(splitNames(fields), tok) {
+	switch {
+	case splitBack(ws) && !ix.holdsSplitBack(splitNames(fields), tok):
 		unknown = append(unknown, "a merge undone")
+	case keptSeparate(ws) && !ix.holdsSplitBack(splitNames(fields), tok):
+		unknown = append(unknown, "things kept apart")
 	}
 	if rejectsPlan(ws) && !ix.holdsPlanRejected(tok) {
 		unknown = append(unknown, "plan rejected")
@@ -3477,6 +3485,26 @@ func workName(w string) bool {
 	}
 	last := base[strings.LastIndexByte(base, '-')+1:]
 	return len(last) >= 2 && (len(last) <= 4 || strings.IndexFunc(last, unicode.IsDigit) >= 0)
+}
+
+// unknownTasks gives the tasks of an epic a question names whole
+// (spotter-0p7.3) that memory never writes, though it may write the epic
+// and its other tasks, whose words the task's are: a task memory never
+// names was never made (a helper asked why the epic got a third task
+// that it never had).
+func (ix *Index) unknownTasks(fields []string) []string {
+	var out []string
+	for _, f := range fields {
+		w := strings.TrimSuffix(strings.ToLower(codeWord(f)), "'s")
+		epic, task, ok := strings.Cut(w, ".")
+		if !ok || !allDigits(task) || strings.ContainsRune(epic, '/') || !workName(w) {
+			continue // no task of an epic: a file, a path, a branch
+		}
+		if ix.df(w) == 0 && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // holdsFlagged reports whether memory holds a command run with the flag

@@ -148,3 +148,21 @@ func TestRemovedFragment(t *testing.T) {
 		{"Why did we drop `mix report_record --all` from the ledger view?", []string{"report_record removed"}},
 	})
 }
+
+// TestUnknownTasks: a task of an epic that memory never writes was never
+// made, though memory writes the epic and its other tasks; one memory
+// writes is held.
+func TestUnknownTasks(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		bash("bd dep add ledger-q7x.2 ledger-q7x.1", 0, "✓ Added dependency: ledger-q7x.2 depends on ledger-q7x.1"),
+		say("Epic ledger-q7x: set up the report tools."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"What did ledger-q7x.2 set up for the report?", nil},
+		{"Why did ledger-q7x.2's tools need the report?", nil},
+		{"Why did the epic ledger-q7x get a third task, ledger-q7x.3, for the report?", []string{"ledger-q7x.3"}},
+		{"What did ledger-q7x.12 set up for the report?", []string{"ledger-q7x.12"}},
+		{"What did ledger-q7x.3's report set up?", []string{"ledger-q7x.3"}},
+		{"What did ledger-zz9.1 set up for the report?", []string{"ledger-zz9.1"}},
+	})
+}

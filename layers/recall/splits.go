@@ -61,6 +61,38 @@ func splitBack(ws []string) bool {
 	return false
 }
 
+// keepWords say that a thing stayed as it was: "kept separate".
+var keepWords = []string{"keep", "keeps", "kept", "keeping", "leave", "leaves", "left", "leaving", "stay", "stays", "stayed", "remain", "remains", "remained"}
+
+// clauseJoins join a clause to the one before: a word of keeping does not
+// reach past them.
+var clauseJoins = []string{"and", "or", "but", "then", "while", "so"}
+
+// keptSeparate reports whether a question's words (countWords) say that
+// two things were kept apart rather than merged: a word of keeping and,
+// within splitReach words, "separate" or "apart" ("why did we keep the
+// text-selection hook separate instead of folding it into …"), not told
+// as what was not done ("fold it in rather than keep the two separate").
+func keptSeparate(ws []string) bool {
+	for i, w := range ws {
+		if !slices.Contains(keepWords, w) {
+			continue
+		}
+		if i >= 2 && (ws[i-2] == "rather" && ws[i-1] == "than" || ws[i-2] == "instead" && ws[i-1] == "of") {
+			continue
+		}
+		for _, v := range ws[i+1 : min(len(ws), i+1+splitReach+1)] {
+			if v == "separate" || v == "apart" {
+				return true
+			}
+			if slices.Contains(clauseJoins, v) {
+				break // "keep render/1 and add a separate path" keeps nothing apart
+			}
+		}
+	}
+	return false
+}
+
 // holdsSplitBack reports whether memory holds a split of one of names
 // (the code a question names), or, when it names none, a merge undone:
 // read in the records holding a word of splitting or undoing, up to
@@ -91,7 +123,7 @@ func (ix *Index) holdsSplitBack(names []codeName, tok *tokenizer) bool {
 				}
 			}
 		}
-		return ix.df(tok.stem("unmerge")) > 0
+		return ix.df(tok.stem("unmerge")) > 0 || ix.toldKeptApart(tok)
 	}
 	splits := marks(splitWords)
 	for _, n := range names {
@@ -217,4 +249,28 @@ func (ix *Index) holdsMerge(m mergeInto, tok *tokenizer) bool {
 		}
 	}
 	return !reversed
+}
+
+// toldKeptApart reports whether a record of memory says things were kept
+// apart (a word of keeping, then "separate" or "apart"), or it cannot
+// tell: past claimScan records.
+func (ix *Index) toldKeptApart(tok *tokenizer) bool {
+	var keeps []string
+	for _, w := range keepWords {
+		if t := tok.stem(w); !slices.Contains(keeps, t) {
+			keeps = append(keeps, t)
+		}
+	}
+	read := 0
+	for _, apart := range []string{"separate", "apart"} {
+		for at, d := range ix.docsHoldingWith(tok.stem(apart), keeps) {
+			if read++; read > claimScan {
+				return true
+			}
+			if keptSeparate(countWords(ix.docText(at, d))) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -21,6 +21,11 @@ func TestSplitBack(t *testing.T) {
 		{"Why did we split the export step back out of LedgerWorker?", nil},
 		// A split that undoes nothing is not judged here.
 		{"Why did we split the export step out of LedgerWorker?", nil},
+		// Kept apart rather than merged, told with names or in words.
+		{"Why was the ReportPicker hook kept as a separate hook next to ReportHighlighter?", []string{"things kept apart"}},
+		{"Why did we keep the picking hook separate instead of folding it into the highlighting hook?", []string{"things kept apart"}},
+		{"Why did we fold the picking hook into the highlighting hook rather than keep the two separate?", nil},
+		{"Why did ReportHighlighter keep flush and add a separate step?", nil},
 	})
 
 	undone := newMemory(t)
@@ -30,6 +35,14 @@ func TestSplitBack(t *testing.T) {
 	wantUnknown(t, undone.open(), []unknownCase{
 		{"Why did we split ReportHighlighter back into a separate ReportPicker hook?", nil},
 		{"why did we undo merging the picking hook into the highlighting hook?", nil},
+	})
+
+	apart := newMemory(t)
+	apart.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Let me merge ReportPicker into ReportHighlighter."),
+		say("On second thought we keep the picking hook separate."))...)
+	wantUnknown(t, apart.open(), []unknownCase{
+		{"Why did we keep the picking hook separate instead of folding it into the highlighting hook?", nil},
 	})
 
 	unmerged := newMemory(t)
