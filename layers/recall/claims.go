@@ -1537,11 +1537,12 @@ var outVerbs = []string{"back", "backing", "pull", "pulled", "pulling", "take", 
 // removeMarks are the words with which memory tells of a name taken out.
 var removeMarks = append([]string{"drops", "dropping", "rip", "ripped", "ripping", "revert", "reverted"}, deleteMarks...)
 
-// removeStems gives the terms of removeMarks, as the index holds them.
-func removeStems(tok *tokenizer) []string {
+// stemsOfWords gives the terms of words, as the index holds them, each
+// once.
+func stemsOfWords(words []string, tok *tokenizer) []string {
 	var out []string
-	for _, m := range removeMarks {
-		if t := tok.stem(m); !slices.Contains(out, t) {
+	for _, w := range words {
+		if t := tok.stem(w); !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -1668,7 +1669,7 @@ func (ix *Index) holdsRemoval(n codeName, tok *tokenizer) bool {
 	}
 	docs := ix.docsHolding(term)
 	if ix.df(term) > claimScan {
-		docs = ix.docsHoldingWith(term, removeStems(tok))
+		docs = ix.docsHoldingWith(term, stemsOfWords(removeMarks, tok))
 	}
 	read := 0
 	for at, d := range docs {

@@ -98,19 +98,10 @@ func keptSeparate(ws []string) bool {
 // read in the records holding a word of splitting or undoing, up to
 // claimScan of them (past that it cannot tell, and holds).
 func (ix *Index) holdsSplitBack(names []codeName, tok *tokenizer) bool {
-	marks := func(words []string) []string {
-		var out []string
-		for _, w := range words {
-			if t := tok.stem(w); !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
-		return out
-	}
 	read := 0
 	if len(names) == 0 {
-		merges := marks(mergeWords)
-		for _, m := range marks(undoWords) {
+		merges := stemsOfWords(mergeWords, tok)
+		for _, m := range stemsOfWords(undoWords, tok) {
 			for at, d := range ix.docsHoldingWith(m, merges) {
 				if read++; read > claimScan {
 					return true
@@ -125,7 +116,7 @@ func (ix *Index) holdsSplitBack(names []codeName, tok *tokenizer) bool {
 		}
 		return ix.df(tok.stem("unmerge")) > 0 || ix.toldKeptApart(tok)
 	}
-	splits := marks(splitWords)
+	splits := stemsOfWords(splitWords, tok)
 	for _, n := range names {
 		_, term := ix.phrase(termWords(n.forms[len(n.forms)-1], tok))
 		if term == "" {
@@ -255,12 +246,7 @@ func (ix *Index) holdsMerge(m mergeInto, tok *tokenizer) bool {
 // apart (a word of keeping, then "separate" or "apart"), or it cannot
 // tell: past claimScan records.
 func (ix *Index) toldKeptApart(tok *tokenizer) bool {
-	var keeps []string
-	for _, w := range keepWords {
-		if t := tok.stem(w); !slices.Contains(keeps, t) {
-			keeps = append(keeps, t)
-		}
-	}
+	keeps := stemsOfWords(keepWords, tok)
 	read := 0
 	for _, apart := range []string{"separate", "apart"} {
 		for at, d := range ix.docsHoldingWith(tok.stem(apart), keeps) {
