@@ -249,11 +249,8 @@ func compactText(t string) string {
 // sectionHeading reports whether a line opens a numbered section of the
 // summary ("5. Problem Solving:", "6. **All user messages**:").
 func sectionHeading(line string) bool {
-	n := 0
-	for n < len(line) && line[n] >= '0' && line[n] <= '9' {
-		n++
-	}
-	return n > 0 && strings.HasPrefix(line[n:], ". ")
+	rest := strings.TrimLeft(line, "0123456789")
+	return len(rest) < len(line) && strings.HasPrefix(rest, ". ")
 }
 
 // isCompaction tells the transcripts of Claude Code's compaction agent

@@ -1346,11 +1346,16 @@ func gitOrPlain(words []string, verb string) ([]string, bool) {
 	return nil, false
 }
 
-// shellCommands gives the simple commands of a shell command line: its
-// parts between &&, ||, ;, | and line breaks ("mkdir -p priv/scripts",
-// "mv scripts/tail_wrapper.sh priv/scripts/").
-func shellCommands(cmd string) iter.Seq[string] {
-	return strings.FieldsFuncSeq(cmd, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' })
+// commandWords gives the words of one part of a shell command
+// (commandParts) from its program on: past the variables set for it and
+// the programs that only run it ("MIX_ENV=test mix test", "sudo rm x",
+// "env FOO=1 mix run").
+func commandWords(part string) []string {
+	ws := strings.Fields(part)
+	for len(ws) > 0 && (strings.Contains(ws[0], "=") || ws[0] == "sudo" || ws[0] == "env") {
+		ws = ws[1:]
+	}
+	return ws
 }
 
 // movedFile is a file a command moved: the folder it was in and the one
@@ -1391,8 +1396,8 @@ func movedFileName(thing string) string {
 func filesMoved(cmd, thing string) []movedFile {
 	file := movedFileName(thing)
 	var out []movedFile
-	for part := range shellCommands(cmd) {
-		args, ok := gitOrPlain(strings.Fields(part), "mv")
+	for _, part := range commandParts(cmd) {
+		args, ok := gitOrPlain(commandWords(part), "mv")
 		if !ok {
 			continue
 		}
@@ -1873,11 +1878,8 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, m.what.as+" merged into "+m.into.as)
 		}
 	}
-	switch {
-	case splitBack(ws) && !ix.holdsSplitBack(splitNames(fields), tok):
-		unknown = append(unknown, "a merge undone")
-	case keptSeparate(ws) && !ix.holdsSplitBack(splitNames(fields), tok):
-		unknown = append(unknown, "things kept apart")
+	if claim := splitClaim(ws); claim != "" && !ix.holdsSplitBack(splitNames(fields), tok) {
+		unknown = append(unknown, claim)
 	}
 	if rejectsPlan(ws) && !ix.holdsPlanRejected(tok) {
 		unknown = append(unknown, "plan rejected")
@@ -3496,10 +3498,9 @@ func workName(w string) bool {
 func (ix *Index) unknownTasks(fields []string) []string {
 	var out []string
 	for _, f := range fields {
-		w := strings.TrimSuffix(strings.ToLower(codeWord(f)), "'s")
-		epic, task, ok := strings.Cut(w, ".")
-		if !ok || !allDigits(task) || strings.ContainsRune(epic, '/') || !workName(w) {
-			continue // no task of an epic: a file, a path, a branch
+		w := taskWord(f)
+		if !taskName(w) || !strings.Contains(w, "-") || strings.Contains(w, "/") {
+			continue // no task named whole (a0y.3 is the epic's id alone), or a path
 		}
 		if ix.df(w) == 0 && !slices.Contains(out, w) {
 			out = append(out, w)
@@ -3637,12 +3638,8 @@ func quotedCommandsRun(query string, ws []string) []quotedCommand {
 func (ix *Index) holdsCommandRun(c quotedCommand, tok *tokenizer) bool {
 	_, term := ix.phrase(termWords(c.arg, tok))
 	return term == "" || ix.commandHolds(term, tok, nil, func(f l1Fields) bool {
-		for part := range shellCommands(strings.ToLower(f.cmd)) {
-			ws := strings.Fields(part)
-			for len(ws) > 0 && (strings.Contains(ws[0], "=") || ws[0] == "sudo" || ws[0] == "env") {
-				ws = ws[1:] // FOO=1 mix test, sudo …
-			}
-			if len(ws) >= 2 && ws[0] == c.prog && ws[1] == c.arg {
+		for _, part := range commandParts(strings.ToLower(f.cmd)) {
+			if ws := commandWords(part); len(ws) >= 2 && ws[0] == c.prog && ws[1] == c.arg {
 				return true
 			}
 		}

@@ -166,3 +166,21 @@ func TestUnknownTasks(t *testing.T) {
 		{"What did ledger-zz9.1 set up for the report?", []string{"ledger-zz9.1"}},
 	})
 }
+
+// TestCommandWords: a part of a shell command is read from its program
+// on, past the variables set for it and the programs that only run it.
+func TestCommandWords(t *testing.T) {
+	for _, c := range []struct {
+		part string
+		want []string
+	}{
+		{"mv scripts/x.sh priv/scripts/", []string{"mv", "scripts/x.sh", "priv/scripts/"}},
+		{" MIX_ENV=test mix test a_test.exs", []string{"mix", "test", "a_test.exs"}},
+		{"sudo rm -f x.ex", []string{"rm", "-f", "x.ex"}},
+		{"env FOO=1 BAR=2 mix run", []string{"mix", "run"}},
+	} {
+		if got := commandWords(c.part); !slices.Equal(got, c.want) {
+			t.Errorf("commandWords(%q) = %q, want %q", c.part, got, c.want)
+		}
+	}
+}

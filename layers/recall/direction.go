@@ -120,8 +120,9 @@ func wordAt(s, w string) int {
 type wordChange struct{ from, to string }
 
 // wordLeads are the words that may stand before the word a change goes
-// from or to ("from the light theme", "to a dark one").
-var wordLeads = []string{"a", "an", "the", "its", "their", "our", "old", "new"}
+// from or to ("from the light theme", "to a dark one", "from the old
+// dark look").
+var wordLeads = append([]string{"old", "new"}, placeArticles...)
 
 // wordChanges gives the changes a question's words (countWords) say went
 // from one plain word to another: a verb of switching, "from" and a word,

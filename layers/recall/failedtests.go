@@ -114,8 +114,8 @@ func tellsFailure(ws []string, j int) bool {
 // command of it whose program or subcommand runs tests (mix test, npx
 // vitest, pytest) names it.
 func runsTest(cmd, name string) bool {
-	for part := range shellCommands(cmd) {
-		args := strings.Fields(part)
+	for _, part := range commandParts(cmd) {
+		args := commandWords(part)
 		if len(args) < 2 || !strings.Contains(part, name) {
 			continue
 		}

@@ -78,8 +78,8 @@ func (ix *Index) holdsKept(file string, tok *tokenizer) bool {
 // git rm), lower case.
 func filesDeleted(cmd string) []string {
 	var out []string
-	for part := range shellCommands(strings.ToLower(cmd)) {
-		args, ok := gitOrPlain(strings.Fields(part), "rm")
+	for _, part := range commandParts(strings.ToLower(cmd)) {
+		args, ok := gitOrPlain(commandWords(part), "rm")
 		if !ok {
 			continue
 		}

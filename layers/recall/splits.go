@@ -62,7 +62,7 @@ func splitBack(ws []string) bool {
 }
 
 // keepWords say that a thing stayed as it was: "kept separate".
-var keepWords = []string{"keep", "keeps", "kept", "keeping", "leave", "leaves", "left", "leaving", "stay", "stays", "stayed", "remain", "remains", "remained"}
+var keepWords = append([]string{"keeps", "leaves", "stay", "stays", "stayed", "remain", "remains", "remained"}, keepVerbs...)
 
 // clauseJoins join a clause to the one before: a word of keeping does not
 // reach past them.
@@ -91,6 +91,19 @@ func keptSeparate(ws []string) bool {
 		}
 	}
 	return false
+}
+
+// splitClaim gives what a question's words (countWords) say of two
+// things merged once: "a merge undone" (splitBack), "things kept apart"
+// (keptSeparate), or "".
+func splitClaim(ws []string) string {
+	switch {
+	case splitBack(ws):
+		return "a merge undone"
+	case keptSeparate(ws):
+		return "things kept apart"
+	}
+	return ""
 }
 
 // holdsSplitBack reports whether memory holds a split of one of names

@@ -137,8 +137,8 @@ func closes(closed, named string) bool {
 // arguments, in each of its commands.
 func tasksClosed(cmd string) []string {
 	var out []string
-	for part := range shellCommands(strings.ToLower(cmd)) {
-		args := strings.Fields(part)
+	for _, part := range commandParts(strings.ToLower(cmd)) {
+		args := commandWords(part)
 		if len(args) < 3 || args[0] != "bd" || args[1] != "close" {
 			continue
 		}
