@@ -599,12 +599,54 @@ func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []str
 			errs = append(errs, q)
 		}
 	}
+	for _, e := range namedErrors(strings.Fields(withoutFences(query))) {
+		if !ix.heldSideBySide(e, tok) {
+			errs = append(errs, e)
+		}
+	}
 	for _, e := range toldErrors(strings.Fields(withoutFences(query))) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.Contains(e, o) }) && !ix.heldSideBySide(e, tok) {
 			errs = append(errs, e)
 		}
 	}
 	return errs
+}
+
+// Errors named by their words run together. A question may name an
+// error by what it said, hyphenated into one word: "what did the
+// port-already-in-use error say", "why did git reject it as
+// non-fast-forward". Output that printed it holds those words side by
+// side ("address already in use", "(non-fast-forward)"); memory that
+// never holds them so never saw that error (two sets asked of a push
+// rejected as non-fast-forward, one of a port already in use; the push
+// failed for want of an upstream branch, and the server never ran).
+
+// errorNouns name a failure after the words that tell it.
+var errorNouns = []string{"crash", "error", "errors", "exception", "failure", "failures", "panic", "warning"}
+
+// rejectedAs name a failure before "as" and the words that tell it.
+var rejectedAs = []string{"fail", "failed", "refuse", "refused", "reject", "rejected"}
+
+// namedErrors gives the errors a question names by a hyphenated word of
+// three words or more (port-already-in-use, non-fast-forward), written
+// just before a word of failure or just after "rejected as", each as its
+// words apart.
+func namedErrors(fields []string) []string {
+	var out []string
+	for i, f := range fields {
+		w := strings.ToLower(strings.Trim(f, "`\"'()[]{},;:?!.“”‘’"))
+		if strings.Count(w, "-") < 2 || strings.Contains(w, "--") || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
+			continue
+		}
+		before := i >= 2 && strings.EqualFold(fields[i-1], "as") && slices.Contains(rejectedAs, strings.ToLower(fields[i-2])) ||
+			i >= 3 && strings.EqualFold(fields[i-1], "as") && slices.Contains(rejectedAs, strings.ToLower(fields[i-3]))
+		after := !strings.ContainsAny(f[len(f)-1:], ",;:?!.") && i+1 < len(fields) &&
+			slices.Contains(errorNouns, strings.ToLower(strings.TrimRight(fields[i+1], ",;:?!.")))
+		if before || after {
+			out = append(out, strings.ReplaceAll(w, "-", " "))
+		}
+	}
+	return out
 }
 
 // Errors told in words. A question may tell an error without quoting it
@@ -1467,7 +1509,7 @@ func deletedFiles(ws []string) []string {
 			continue
 		}
 		for _, j := range []int{i + 1, i + 2, i + 3, i - 1, i - 2, i - 3} {
-			if j >= 0 && j < len(ws) && fileName(lastPathPart(ws[j])) {
+			if j >= 0 && j < len(ws) && fileWord(lastPathPart(ws[j])) {
 				if f := lastPathPart(ws[j]); !slices.Contains(out, f) {
 					out = append(out, f)
 				}
@@ -1873,6 +1915,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, c.name.as+" in "+c.file)
 		}
 	}
+	for _, m := range plainMerges(fields, tok) {
+		if !ix.holdsPlainMerge(m, tok) {
+			unknown = append(unknown, "merged the other way round")
+		}
+	}
 	for _, m := range mergesInto(fields) {
 		if !ix.holdsMerge(m, tok) {
 			unknown = append(unknown, m.what.as+" merged into "+m.into.as)
@@ -1887,6 +1934,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	for _, t := range failedTests(fields) {
 		if !ix.holdsTestFailed(t, tok) {
 			unknown = append(unknown, t+" failed")
+		}
+	}
+	for _, th := range adoptedThings(fields, tok) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) && !ix.holdsAdopted(th, tok) {
+			unknown = append(unknown, th+" adopted")
 		}
 	}
 	for _, f := range keptFiles(ws) {
@@ -3361,6 +3413,9 @@ func flagsForWork(fields []string) []flaggedWork {
 		w := strings.ToLower(codeWord(f))
 		switch {
 		case len(w) > 3 && strings.HasPrefix(w, "--") && isWordRune(rune(w[2])) && !slices.ContainsFunc(flags, func(c flaggedWork) bool { return c.flag == w }):
+			if deniedBefore(fields, i) {
+				continue // "instead of committing with --no-verify" says it did not run so
+			}
 			sub := ""
 			if i >= 2 && slices.Contains(programs, strings.ToLower(codeWord(fields[i-2]))) {
 				sub = strings.ToLower(codeWord(fields[i-1]))
@@ -3377,6 +3432,27 @@ func flagsForWork(fields []string) []flaggedWork {
 		flags[i].work = work
 	}
 	return flags
+}
+
+// flagDenyReach is how many words before a flag may deny that a command
+// ran with it.
+const flagDenyReach = 5
+
+// deniedBefore reports whether a word of denying (denyWords) comes within
+// flagDenyReach words before fields[i], in its sentence: "fix the files
+// instead of committing with --no-verify", "why didn't we push with
+// --force".
+func deniedBefore(fields []string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-flagDenyReach; j-- {
+		f := fields[j]
+		if strings.ContainsAny(f[len(f)-1:], ".?!;") {
+			return false
+		}
+		if slices.Contains(denyWords, strings.ToLower(strings.Trim(f, "`\"'(),“”‘’"))) {
+			return true
+		}
+	}
+	return false
 }
 
 // Priorities. A question may give a piece of work's priority: "why was

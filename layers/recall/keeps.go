@@ -35,7 +35,7 @@ func keptFiles(ws []string) []string {
 			continue
 		}
 		for j := i + 1; j < len(ws) && j <= i+3; j++ {
-			if f := lastPathPart(ws[j]); fileName(f) {
+			if f := lastPathPart(ws[j]); fileWord(f) {
 				if !slices.Contains(out, f) {
 					out = append(out, f)
 				}

@@ -14,7 +14,11 @@ func TestFilesKept(t *testing.T) {
 		at("2026-02-11T10:02:00Z", bash("rm priv/repo/migrations/20260211_add_lookups.exs && mix ash.codegen add_lookups", 0, "")),
 		at("2026-02-11T10:03:00Z", bash("git rm -f docs/report_notes.md", 0, "rm 'docs/report_notes.md'")),
 		at("2026-02-11T10:04:00Z", edit("docs/report_notes.md", "+1 -0 lookup again")),
-		at("2026-02-11T10:05:00Z", bash("rm 20260211_add_reports.exs", 1, "rm: cannot remove '20260211_add_reports.exs': No such file or directory")))...)
+		at("2026-02-11T10:05:00Z", bash("rm 20260211_add_reports.exs", 1, "rm: cannot remove '20260211_add_reports.exs': No such file or directory")),
+		at("2026-02-11T10:06:00Z", edit(".lintignore", "+1 -0 lib/report.ex:12")),
+		at("2026-02-11T10:07:00Z", bash("rm .lintignore", 0, "")),
+		at("2026-02-11T10:08:00Z", edit(".tool-versions", "+1 -0 elixir 1.18")),
+		at("2026-02-11T10:09:00Z", edit("config/report.json", "+1 -0 {}")))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did we keep the hand-written 20260211_add_lookups.exs migration instead of the generated one?",
 			[]string{"20260211_add_lookups.exs kept"}},
@@ -26,5 +30,17 @@ func TestFilesKept(t *testing.T) {
 		// rm deletes nothing.
 		{"Why did we keep report_notes.md?", nil},
 		{"Why did we keep 20260211_add_reports.exs?", nil},
+		// A dotfile is a file as any other (never49 asked why the
+		// .dialyzerignore memory saw deleted was kept), not an
+		// extension told alone.
+		{"Why did we keep the .lintignore file in the repo?", []string{".lintignore kept"}},
+		{"Why did we keep .tool-versions?", nil},
+		{"Why did we keep the .ex files?", nil},
+		// So is it said deleted.
+		{"Why did we delete .lintignore?", nil},
+		// An extension told alone is no dotfile: what removed it is
+		// judged as a name taken out, not as a file deleted.
+		{"Why did we delete the .json files?", []string{".json removed"}},
+		{"Why did we delete the .tool-versions file?", []string{".tool-versions deleted"}},
 	})
 }

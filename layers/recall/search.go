@@ -2050,6 +2050,20 @@ func fileName(text string) bool {
 	return i > 0 && !strings.ContainsAny(text, "/:") && slices.Contains(fileExtensions, strings.ToLower(text[i+1:]))
 }
 
+// dotFile reports whether text names a dotfile on its own (.gitignore,
+// .dialyzerignore, .tool-versions): a dot and a name without another,
+// not an extension told alone ("the .ex files").
+func dotFile(text string) bool {
+	name, ok := strings.CutPrefix(text, ".")
+	return ok && len(name) > 2 && !slices.Contains(fileExtensions, strings.ToLower(name)) &&
+		strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' }) < 0 &&
+		unicode.IsLetter(rune(name[0]))
+}
+
+// fileWord reports whether text names a file on its own: a name with an
+// extension or a dotfile.
+func fileWord(text string) bool { return fileName(text) || dotFile(text) }
+
 // questionWord is a word of a question as the checks for unknown names
 // read it: trimmed of punctuation and of a possessive ("SubagentLive's"),
 // whether it names a thing (named; a capitalised stop word does not),

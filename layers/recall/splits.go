@@ -273,3 +273,140 @@ func (ix *Index) toldKeptApart(tok *tokenizer) bool {
 	}
 	return false
 }
+
+// Merges told in words. A question may tell the things merged by what
+// they do: "why did we fold the code-coloring JS hook into the
+// text-selection hook instead of the other way round". Each of its two
+// phrases stands for the one of memory's two names whose own words it
+// holds, or their thesaurus synonyms, more than the other's: memory that
+// tells only the merge the other way round ("merge TranscriptSelection
+// into TranscriptHighlighter") saw the other merged (never49). Phrases
+// that stand for neither name, or for both alike, are not judged.
+
+// foldWords are the words of merging a question tells in words.
+var foldWords = append([]string{"combine", "combined", "combining", "fold", "folded", "folding", "folds"}, mergeWords...)
+
+// phraseEnds end the phrase of what something was merged into.
+var phraseEnds = []string{"and", "because", "for", "instead", "rather", "so", "to", "when", "while", "with"}
+
+// plainMerge is a merge a question tells in words: the stems of the words
+// of what was merged and of what it went into.
+type plainMerge struct{ what, into []string }
+
+// plainMerges gives the merges a question's fields tell in words: a word
+// of merging, a few words, "into" and a few more, none a name of code
+// (mergesInto judges those).
+func plainMerges(fields []string, tok *tokenizer) []plainMerge {
+	var out []plainMerge
+	for i, f := range fields {
+		if !slices.Contains(foldWords, strings.ToLower(codeWord(f))) || strings.ContainsAny(f, ",;?.") {
+			continue
+		}
+		var what, into []string
+		k := i + 1
+		for ; k < len(fields) && k <= i+mergeReach+2 && !strings.EqualFold(fields[k], "into"); k++ {
+			what = append(what, fields[k])
+		}
+		if k >= len(fields) || !strings.EqualFold(fields[k], "into") {
+			continue
+		}
+		for j := k + 1; j < len(fields) && j <= k+mergeReach; j++ {
+			w := fields[j]
+			if slices.Contains(phraseEnds, strings.ToLower(w)) {
+				break
+			}
+			into = append(into, w)
+			if strings.ContainsAny(w, ",;?.!") {
+				break
+			}
+		}
+		if m, ok := plainMergeOf(what, into, tok); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// plainMergeOf gives the stems of two phrases' words, or false when a
+// phrase is empty or a name of code stands in it.
+func plainMergeOf(what, into []string, tok *tokenizer) (plainMerge, bool) {
+	stems := func(ws []string) ([]string, bool) {
+		var out []string
+		for _, w := range ws {
+			if _, ok := codeNameOf(codeWord(w)); ok {
+				return nil, false
+			}
+			for part := range strings.SplitSeq(strings.ToLower(strings.Trim(w, "`\"'(),;:?!.“”‘’")), "-") {
+				if part != "" && !isStop(part) && !slices.Contains(placeArticles, part) {
+					out = append(out, tok.stem(part))
+				}
+			}
+		}
+		return out, len(out) > 0
+	}
+	a, okA := stems(what)
+	b, okB := stems(into)
+	return plainMerge{a, b}, okA && okB
+}
+
+// holdsPlainMerge reports whether memory tells the merge as the question
+// does, or never tells it the other way round; past claimScan records of
+// merging it cannot tell.
+func (ix *Index) holdsPlainMerge(m plainMerge, tok *tokenizer) bool {
+	reversed, read := false, 0
+	for at, d := range ix.docsHolding(tok.stem("merge")) {
+		if read++; read > claimScan {
+			return true
+		}
+		for _, pair := range namedMerges(strings.Fields(ix.docText(at, d))) {
+			a, b := nameStems(pair[0], tok), nameStems(pair[1], tok)
+			whatA, whatB := phraseScore(m.what, a), phraseScore(m.what, b)
+			intoA, intoB := phraseScore(m.into, a), phraseScore(m.into, b)
+			switch {
+			case whatA > whatB && intoB > intoA:
+				return true
+			case whatB > whatA && intoA > intoB:
+				reversed = true
+			}
+		}
+	}
+	return !reversed
+}
+
+// namedMerges gives the merges of two names of code a text tells: a word
+// of merging, a name, "into" and another name.
+func namedMerges(fields []string) [][2]string {
+	var out [][2]string
+	for _, m := range mergesInto(fields) {
+		out = append(out, [2]string{m.what.as, m.into.as})
+	}
+	return out
+}
+
+// nameStems gives the stems of a name's words (TranscriptSelection:
+// transcript, select).
+func nameStems(name string, tok *tokenizer) []string {
+	var out []string
+	tok.each(name, func(t string) {
+		if !tok.whole && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	})
+	return out
+}
+
+// phraseScore scores how well a phrase's stems stand for a name's: two for
+// each of its stems the name has, one for each the name has a thesaurus
+// synonym of. A word both names share scores both alike.
+func phraseScore(phrase, name []string) int {
+	score := 0
+	for _, s := range phrase {
+		switch {
+		case slices.Contains(name, s):
+			score += 2
+		case slices.ContainsFunc(synonyms(s), func(syn string) bool { return slices.Contains(name, syn) }):
+			score++
+		}
+	}
+	return score
+}

@@ -68,6 +68,21 @@ func TestMergeInto(t *testing.T) {
 		{"Why did we merge LedgerWorker into ExportWorker?", nil},
 	})
 
+	// Told in words: each phrase stands for the name whose words, or
+	// their synonyms, it holds more than the other's.
+	words := newMemory(t)
+	words.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Update app.js to merge ReportSelection into ReportHighlighter, and add debug JSON highlighting."))...)
+	wantUnknown(t, words.open(), []unknownCase{
+		{"why did we fold the code-coloring JS hook into the text-selection hook instead of the other way round?", []string{"merged the other way round"}},
+		{"why did we merge the highlighting hook into the selection one?", []string{"merged the other way round"}},
+		{"why did we fold the text-selection JS hook into the code-coloring hook?", nil},
+		{"why did we merge the selection hook into the highlighting one?", nil},
+		// Phrases that stand for neither name, or for both alike.
+		{"why did we merge the two report hooks into one file?", nil},
+		{"why did we merge the debug output into the report page?", nil},
+	})
+
 	both := newMemory(t)
 	both.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		say("Let me merge ReportPicker into ReportHighlighter."),

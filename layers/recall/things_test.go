@@ -691,6 +691,13 @@ func TestFlagsForWork(t *testing.T) {
 		{"Why did the report-ab1 commit with --no-verify still fail?", nil},
 		{"Which commits needed --no-verify?", nil},
 		{"Why did we push report-ab1 with --frobnicate?", []string{"report-ab1 with --frobnicate"}},
+		// A flag denied is no claim that it ran (fresh71's "why did we
+		// fix those files instead of committing with --no-verify"), but
+		// a denial in another sentence says nothing of it.
+		{"On report-cd2 the hook choked. Why did we fix the checks instead of committing with --no-verify?", nil},
+		{"Why didn't we commit report-cd2 with --no-verify?", nil},
+		{"Never again. Committed report-cd2 with --no-verify, why?", []string{"report-cd2 with --no-verify"}},
+		{"We never liked skipping hooks. Why did we commit report-cd2 with --no-verify?", []string{"report-cd2 with --no-verify"}},
 		// A flag after its command is that command's.
 		{"Why did report-ab1 need mix compile --force?", nil},
 		{"What got overwritten when we did git push --force on report-ab1?", []string{"git push", "report-ab1 with --force"}},
@@ -929,6 +936,32 @@ func TestErrorsToldInWords(t *testing.T) {
 		{"esbuild couldn't resolve `charts.js/lib/core` after the install; what did we change?", []string{"resolve charts.js/lib/core"}},
 		{"Why was the bundler unable to load charts.js/lib/core?", []string{"load charts.js/lib/core"}},
 		{"what couldn't the bundler resolve?", nil},
+	})
+}
+
+// TestErrorsNamedByTheirWords: an error named by its words hyphenated
+// into one, before a word of failure or after "rejected as", is held
+// where memory holds those words side by side.
+func TestErrorsNamedByTheirWords(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		bash("git push", 128, "fatal: The current branch report-ab1 has no upstream branch."),
+		bash("mix phx.server", 1, "** (RuntimeError) could not start: address already in use"),
+		say("The report view is a one-off, hand-written page."),
+		say("Non-blocking pushes are fast and go forward."),
+		say("The port was set in config; it was already used by the report."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"When we pushed report-ab1, why did git reject it as non-fast-forward?", []string{"non fast forward"}},
+		{"When we pushed report-ab1, why was it refused as non-fast-forward?", []string{"non fast forward"}},
+		{"Why was the report-ab1 push a non-fast-forward?", nil},
+		{"what did the port-already-in-use error say?", []string{"port already in use"}},
+		{"what did the port-already-in-use, error say?", nil},
+		{"why did the report see a port-used error?", nil},
+		{"what did the no-upstream-branch error say when we pushed report-ab1?", nil},
+		{"what did the address-already-in-use error say?", nil},
+		// Words run together that tell no failure are not judged.
+		{"why is the report view a one-off-hand-written page?", nil},
+		{"why was the no-upstream-branch push a problem?", nil},
 	})
 }
 

@@ -1,0 +1,202 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+)
+
+// Things adopted. A question may say a tool or a library was added,
+// picked or used: "why did we pick Sobelow over mix_audit", "did we add
+// sobelow to the pre-commit hook next to credo". Memory that saw it
+// adopted holds it where something was done with it: an edit, a command
+// or what a command printed, a file read or listed, the user's own words,
+// a summary of the work, or a record of a later layer. Memory that holds
+// it only where the agent looked it up on the web, searched for it, or
+// weighed it in its own words saw it considered, not adopted: four sets
+// asked why Sobelow, which the agent looked up and offered and the user
+// left out, went into the code quality epic; another why a ConnCase
+// module the agent only grepped for was added under test/support.
+
+// adoptVerbs say that the thing named after them was taken into the
+// project. "Use" is not one: a project uses what it had before memory
+// began ("why do we use a websocket for the terminal"), which memory may
+// name only in passing.
+var adoptVerbs = []string{
+	"add", "added", "adding", "adopt", "adopted", "adopting", "choose", "chose", "chosen", "choosing",
+	"include", "included", "including", "install", "installed", "installing", "integrate", "integrated",
+	"introduce", "introduced", "pick", "picked", "picking", "select", "selected",
+}
+
+// adoptPhrases are the verbs of adopting that take a particle before
+// their thing: "switch to", "go with", "opt for".
+var adoptPhrases = [][2]string{
+	{"switch", "to"}, {"switched", "to"}, {"go", "with"}, {"went", "with"}, {"opt", "for"}, {"opted", "for"},
+	{"settle", "on"}, {"settled", "on"}, {"bring", "in"}, {"brought", "in"}, {"pull", "in"}, {"pulled", "in"},
+}
+
+// adoptedThings gives the things a question's words say were adopted: a
+// listed thing (things.txt) or a name in capitals, the object of a verb of
+// adopting that no word just before denies.
+func adoptedThings(fields []string, tok *tokenizer) []string {
+	words := questionWords(fields) // one a field
+	var out []string
+	lower := func(i int) string { return strings.ToLower(words[i].text) }
+	for i := range words {
+		at := -1
+		switch {
+		case slices.Contains(adoptVerbs, lower(i)):
+			at = i + 1
+		case i+1 < len(words) && slices.Contains(adoptPhrases, [2]string{lower(i), lower(i + 1)}):
+			at = i + 2
+		}
+		if at < 0 || words[i].ends || i > 0 && subjectCode(words[i-1].text) || toDo(words, i) || slices.ContainsFunc(fields[max(0, i-keepNegReach):i], func(f string) bool {
+			return slices.Contains(denyWords, strings.ToLower(strings.Trim(f, "`\"'(),;“”‘’")))
+		}) {
+			continue
+		}
+		for at < len(words) && slices.Contains(placeArticles, lower(at)) && !words[at].ends {
+			at++
+		}
+		if at >= len(words) {
+			continue
+		}
+		if th := thingAt(words, at, tok); th != "" && !slices.Contains(out, th) {
+			out = append(out, th)
+		}
+	}
+	return out
+}
+
+// thingAt gives the thing words[at] opens: the longest listed thing of a
+// few words, or a name in capitals on its own; "" for neither, or for a
+// file, a path or a module (ReportWorker), which the checks of files and
+// of edits judge.
+func thingAt(words []questionWord, at int, tok *tokenizer) string {
+	var run []queryWord
+	for k := at; k < len(words) && k < at+maxThingWords; k++ {
+		lower := strings.ToLower(words[k].text)
+		if lower == "" || strings.ContainsAny(lower, "./:_") {
+			break
+		}
+		run = append(run, queryWord{text: lower, stem: tok.stem(lower)})
+		if words[k].ends {
+			break
+		}
+	}
+	for n := len(run); n > 0; n-- {
+		if writesThing(run[:n]) {
+			texts := make([]string, n)
+			for k, w := range run[:n] {
+				texts[k] = w.text
+			}
+			return strings.Join(texts, " ")
+		}
+	}
+	if w := words[at]; w.name && !strings.ContainsAny(w.text, "./:_") && !moduleName(w.text) {
+		return w.text
+	}
+	return ""
+}
+
+// decideVerbs before "to" and a verb of adopting say it was done: "why
+// did we decide to add sobelow".
+var decideVerbs = []string{"agreed", "chose", "decide", "decided", "had"}
+
+// toDo reports whether the verb at words[i] is an infinitive that tells a
+// way or a wish, not a thing done: "is `mix igniter.install credo` the
+// way to add credo", "how to pick a linter".
+func toDo(words []questionWord, i int) bool {
+	return i > 0 && strings.EqualFold(words[i-1].text, "to") &&
+		(i < 2 || !slices.Contains(decideVerbs, strings.ToLower(words[i-2].text)))
+}
+
+// subjectCode reports whether a word before a verb of adopting is a name
+// of code doing it: "how does ReportWorker include CheckerCache results"
+// tells what the code holds, not what the project took in.
+func subjectCode(w string) bool {
+	_, ok := codeNameOf(w)
+	return ok
+}
+
+// holdsAdopted reports whether memory holds the thing somewhere it was
+// done with, not only looked up or weighed, or cannot tell: a thing
+// memory never names is judged as a name, and past claimScan records
+// holding it, it is taken as held.
+func (ix *Index) holdsAdopted(thing string, tok *tokenizer) bool {
+	_, term := ix.phrase(termWords(thing, tok))
+	if term == "" || ix.df(term) > claimScan {
+		return true
+	}
+	for at, d := range ix.docsHolding(term) {
+		if d.Layer != layerL1 {
+			return true // a record of a later layer says so
+		}
+		f, _ := ix.l1Record(at, d)
+		switch f.kind {
+		case "text":
+			continue // the agent's own words weigh it
+		case "prompt":
+			if f.agent == "" {
+				return true // the user's words
+			}
+			continue // the agent's words to a helper
+		case "tool":
+			if ix.toolAdopts(f, term) {
+				return true
+			}
+		default:
+			return true // a summary of the work
+		}
+	}
+	return false
+}
+
+// consideringTools are the tools whose call looks a thing up or puts it to
+// the user without doing anything with it.
+var consideringTools = []string{"AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "Task", "Agent", "TodoWrite", "WebFetch", "WebSearch"}
+
+// toolAdopts reports whether a tool's record holding term did something
+// with the thing: any call but one that looks it up or offers it, and a
+// search only where what it found shows the thing. An answer to the
+// agent's question holds it where the user's answer names it.
+func (ix *Index) toolAdopts(f l1Fields, term string) bool {
+	res := strings.ToLower(f.res)
+	switch {
+	case f.tool == "AskUserQuestion":
+		return strings.Contains(chosenAnswers(res), term)
+	case slices.Contains(consideringTools, f.tool):
+		return false
+	case f.tool == "Grep" || f.tool == "Bash" && searchCommand(f.cmd):
+		return strings.Contains(res, term)
+	}
+	return true
+}
+
+// chosenAnswers gives what the user answered to the agent's questions,
+// as an AskUserQuestion's result records it: each answer quoted before
+// the question it answers, `"Credo + Dialyxir + mix_audit" (asked:
+// "Which tools should we set up?")`.
+func chosenAnswers(res string) string {
+	var b strings.Builder
+	for rest := res; ; {
+		i := strings.Index(rest, "(asked:")
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		b.WriteString(rest[:i])
+		rest = rest[i:]
+		if j := strings.Index(rest, `")`); j >= 0 {
+			rest = rest[j+2:]
+		} else {
+			return b.String()
+		}
+	}
+}
+
+// searchCommand reports whether a shell command opens with a search: what
+// it searched for is in its pattern, and in its output only if found.
+func searchCommand(cmd string) bool {
+	parts := commandParts(strings.ToLower(cmd))
+	return len(parts) > 0 && searchProgram(strings.Join(commandWords(parts[0]), " "))
+}
