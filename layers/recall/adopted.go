@@ -163,35 +163,14 @@ func (ix *Index) toolAdopts(f l1Fields, term string) bool {
 	res := strings.ToLower(f.res)
 	switch {
 	case f.tool == "AskUserQuestion":
-		return strings.Contains(chosenAnswers(res), term)
+		answers, _ := splitAsked(res)
+		return strings.Contains(answers, term)
 	case slices.Contains(consideringTools, f.tool):
 		return false
 	case f.tool == "Grep" || f.tool == "Bash" && searchCommand(f.cmd):
 		return strings.Contains(res, term)
 	}
 	return true
-}
-
-// chosenAnswers gives what the user answered to the agent's questions,
-// as an AskUserQuestion's result records it: each answer quoted before
-// the question it answers, `"Credo + Dialyxir + mix_audit" (asked:
-// "Which tools should we set up?")`.
-func chosenAnswers(res string) string {
-	var b strings.Builder
-	for rest := res; ; {
-		i := strings.Index(rest, "(asked:")
-		if i < 0 {
-			b.WriteString(rest)
-			return b.String()
-		}
-		b.WriteString(rest[:i])
-		rest = rest[i:]
-		if j := strings.Index(rest, `")`); j >= 0 {
-			rest = rest[j+2:]
-		} else {
-			return b.String()
-		}
-	}
 }
 
 // searchCommand reports whether a shell command opens with a search: what

@@ -1936,6 +1936,9 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, t+" failed")
 		}
 	}
+	for _, o := range ix.untakenNamed(ws, tok) {
+		unknown = append(unknown, o+" taken")
+	}
 	for _, th := range adoptedThings(fields, tok) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) && !ix.holdsAdopted(th, tok) {
 			unknown = append(unknown, th+" adopted")
