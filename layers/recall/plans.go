@@ -19,6 +19,13 @@ import (
 // after "turned" and "said".
 var rejectWords = []string{"reject", "rejected", "rejecting", "declined", "declining", "refused", "vetoed", "down", "no"}
 
+// planWords name a plan put to the user for approval: "when we asked for
+// sign-off on the design" (never48).
+var planWords = []string{"plan", "plans", "proposal", "sign-off", "signoff"}
+
+// sayNo are the words before "no" that make it a verdict.
+var sayNo = []string{"said", "say", "says", "saying"}
+
 // planReach is how many words apart a word of rejecting and "plan" may be.
 const planReach = 6
 
@@ -26,14 +33,14 @@ const planReach = 6
 // plan was turned down.
 func rejectsPlan(ws []string) bool {
 	for i, w := range ws {
-		if w != "plan" && w != "plans" {
+		if !slices.Contains(planWords, w) {
 			continue
 		}
 		for j := max(0, i-planReach); j < min(len(ws), i+planReach+1); j++ {
 			switch r := ws[j]; {
 			case !slices.Contains(rejectWords, r):
 			case r == "down" && (j == 0 || !strings.HasPrefix(ws[j-1], "turn")) && (j+1 == len(ws) || !strings.HasPrefix(ws[j+1], "turn")):
-			case r == "no" && (j == 0 || ws[j-1] != "said"):
+			case r == "no" && (j == 0 || !slices.Contains(sayNo, ws[j-1])):
 			default:
 				return true
 			}

@@ -25,6 +25,10 @@ func TestPlanRejected(t *testing.T) {
 		{"Why did the plan reject the cache?", []string{"plan rejected"}},
 		{"Why did the lookups get turned into a plan?", nil},
 		{"Why did the plan bring the lookups down to two steps?", nil},
+		// A plan put for sign-off is a plan; "no" is a verdict after a
+		// word of saying.
+		{"Why did the user say no when we asked for sign-off on the lookups design?", []string{"plan rejected"}},
+		{"Is there no sign-off step for the lookups?", nil},
 	})
 
 	rejected := newMemory(t)
