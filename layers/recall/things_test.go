@@ -624,8 +624,9 @@ func TestRemovalsOfToolsAndPushes(t *testing.T) {
 		// A branch told by its work is one pushed on a line with its words.
 		{"What did git print when we pushed the lookup caching branch?", nil},
 		{"What did git print when we pushed the checker tracing branch?", []string{"checker tracing branch pushed"}},
-		// Told the other way round: the branch was pushed.
-		{"What pull-request link did git print when the checker tracing branch was pushed?", []string{"checker tracing branch pushed"}},
+		// Told the other way round: the branch was pushed. Memory never
+		// names a pull request, nor a PR.
+		{"What pull-request link did git print when the checker tracing branch was pushed?", []string{"checker tracing branch pushed", "pull request"}},
 		{"What did git print when feature-b2 was pushed?", []string{"git push with feature-b2"}},
 		{"What did git print when feature-a1 got pushed?", nil},
 		{"What did git print when the lookup caching branch was pushed?", nil},
