@@ -49,9 +49,7 @@ func adoptedThings(fields []string, tok *tokenizer) []string {
 		case i+1 < len(words) && slices.Contains(adoptPhrases, [2]string{lower(i), lower(i + 1)}):
 			at = i + 2
 		}
-		if at < 0 || words[i].ends || i > 0 && subjectCode(words[i-1].text) || toDo(words, i) || slices.ContainsFunc(fields[max(0, i-keepNegReach):i], func(f string) bool {
-			return slices.Contains(denyWords, strings.ToLower(strings.Trim(f, "`\"'(),;“”‘’")))
-		}) {
+		if at < 0 || words[i].ends || i > 0 && codeNamed(words[i-1].text) || toDo(words, i) || denied(fields, i, keepNegReach) {
 			continue
 		}
 		for at < len(words) && slices.Contains(placeArticles, lower(at)) && !words[at].ends {
@@ -110,10 +108,10 @@ func toDo(words []questionWord, i int) bool {
 		(i < 2 || !slices.Contains(decideVerbs, strings.ToLower(words[i-2].text)))
 }
 
-// subjectCode reports whether a word before a verb of adopting is a name
-// of code doing it: "how does ReportWorker include CheckerCache results"
-// tells what the code holds, not what the project took in.
-func subjectCode(w string) bool {
+// codeNamed reports whether a word is a name of code: before a verb of
+// adopting it is what does it ("how does ReportWorker include CheckerCache
+// results" tells what the code holds, not what the project took in).
+func codeNamed(w string) bool {
 	_, ok := codeNameOf(w)
 	return ok
 }

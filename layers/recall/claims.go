@@ -3451,7 +3451,7 @@ func deniedBefore(fields []string, i int) bool {
 		if strings.ContainsAny(f[len(f)-1:], ".?!;") {
 			return false
 		}
-		if slices.Contains(denyWords, strings.ToLower(strings.Trim(f, "`\"'(),“”‘’"))) {
+		if denied(fields, j+1, 1) {
 			return true
 		}
 	}

@@ -30,9 +30,7 @@ func failedTests(fields []string) []string {
 	var out []string
 	for i, f := range fields {
 		w := strings.ToLower(codeWord(f))
-		if !slices.Contains(testFailVerbs, w) || slices.ContainsFunc(fields[max(0, i-keepNegReach):i], func(n string) bool {
-			return slices.Contains(denyWords, strings.ToLower(codeWord(n)))
-		}) {
+		if !slices.Contains(testFailVerbs, w) || denied(fields, i, keepNegReach) {
 			continue
 		}
 		for j := max(0, i-failReach); j < min(len(fields), i+failReach+1); j++ {

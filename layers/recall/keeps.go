@@ -25,13 +25,22 @@ var denyWords = []string{"didn't", "didn’t", "don't", "don’t", "not", "never
 // keepNegReach is how many words before a verb of keeping may deny it.
 const keepNegReach = 3
 
+// denied reports whether a word of denying stands within reach words
+// before words[i], fields or countWords alike: "why didn't we keep",
+// "instead of adding", "why not the ledger rig".
+func denied(words []string, i, reach int) bool {
+	return slices.ContainsFunc(words[max(0, i-reach):i], func(w string) bool {
+		return slices.Contains(denyWords, strings.ToLower(codeWord(w)))
+	})
+}
+
 // keptFiles gives the files a question's words (countWords) say were
 // kept: a file's name within three words after a verb of keeping that no
 // word just before denies.
 func keptFiles(ws []string) []string {
 	var out []string
 	for i, w := range ws {
-		if !slices.Contains(keepVerbs, w) || slices.ContainsFunc(ws[max(0, i-keepNegReach):i], func(n string) bool { return slices.Contains(denyWords, n) }) {
+		if !slices.Contains(keepVerbs, w) || denied(ws, i, keepNegReach) {
 			continue
 		}
 		for j := i + 1; j < len(ws) && j <= i+3; j++ {

@@ -134,9 +134,8 @@ func (ix *Index) untakenNamed(ws []string, tok *tokenizer) []string {
 			}
 			end := i + len(o.option)
 			near := slices.Concat(ws[max(0, i-offerReach):i], ws[end:min(len(ws), end+offerReach)])
-			denied := slices.ContainsFunc(ws[max(0, i-keepNegReach):i], func(w string) bool { return slices.Contains(denyWords, w) })
 			name := strings.Join(o.option, " ")
-			if !denied && slices.ContainsFunc(near, func(w string) bool { return tok.stem(w) == o.noun }) && !slices.Contains(out, name) {
+			if !denied(ws, i, keepNegReach) && slices.ContainsFunc(near, func(w string) bool { return tok.stem(w) == o.noun }) && !slices.Contains(out, name) {
 				out = append(out, name)
 			}
 		}
