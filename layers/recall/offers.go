@@ -31,11 +31,23 @@ const offerReach = 2
 var offerWords = []string{"offer", "offered", "option", "options", "propose", "proposed", "recommend", "recommended", "suggest", "suggested"}
 
 // untakenOffers gives the options memory's AskUserQuestion calls offered
-// that the answers did not take, and the answers themselves; past
-// claimScan calls it reads no more.
-func (ix *Index) untakenOffers(tok *tokenizer) (offers []offer, answers []string) {
+// that the answers did not take, and the answers themselves, of the calls
+// that hold two of the question's terms (an option's word and the noun
+// asked for, or the answer named): the others are not read, a project's
+// hundreds of calls costing the prompt hook milliseconds. Past claimScan
+// calls it reads no more.
+func (ix *Index) untakenOffers(terms []string, tok *tokenizer) (offers []offer, answers []string) {
+	shared := map[docRef]int{}
+	for _, t := range terms {
+		for at := range ix.docsHoldingWith("askuserquestion", []string{t}) {
+			shared[at]++
+		}
+	}
 	read := 0
 	for at, d := range ix.docsHolding("askuserquestion") {
+		if shared[at] < 2 {
+			continue
+		}
 		if read++; read > claimScan {
 			break
 		}
@@ -119,7 +131,13 @@ func (ix *Index) untakenNamed(ws []string, tok *tokenizer) []string {
 	if slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(offerWords, w) }) {
 		return nil
 	}
-	offers, answers := ix.untakenOffers(tok)
+	var terms []string
+	for _, t := range tok.terms(strings.Join(ws, " ")) {
+		if !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	offers, answers := ix.untakenOffers(terms, tok)
 	line := " " + strings.Join(ws, " ") + " "
 	for _, a := range answers {
 		if aw := countWords(a); len(aw) > 0 && strings.Contains(line, " "+strings.Join(aw, " ")+" ") {

@@ -17,7 +17,9 @@ func TestOptionsNotTaken(t *testing.T) {
 			"arg": "options: Skip hook (--no-verify); Fix pre-existing issues",
 			"res": `"main was clean; fix the issues" (asked: "Which path should we take with the hook?")`},
 		map[string]any{"ts": "2026-02-11T10:00:05Z", "k": "tool", "tool": "AskUserQuestion",
-			"arg": "options: All; None", "res": `"None" (asked: "Which checks should stay?")`})...)
+			"arg": "options: All; None", "res": `"None" (asked: "Which checks should stay?")`},
+		map[string]any{"ts": "2026-02-11T10:00:06Z", "k": "tool", "tool": "AskUserQuestion",
+			"arg": "options: Nightly cron; Weekly digest", "res": `"Weekly digest" (asked: "Which schedule should the report follow?")`})...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"why did we file the report beads under the 'ledger' rig?", []string{"ledger taken"}},
 		{"Why did we set up all four report tools?", []string{"all four taken"}},
@@ -25,9 +27,10 @@ func TestOptionsNotTaken(t *testing.T) {
 		// Taken: whole, or half its words.
 		{"Why did we put the beads in no rig?", nil},
 		{"Why did we take the fix pre-existing issues path?", nil},
-		{"Why did we keep all checks?", []string{"all taken"}},
-		{"Why do none checks stay?", nil},
-		{"Why did we keep all checks rather than none?", nil},
+		{"Why did we put the report on the nightly cron schedule?", []string{"nightly cron taken"}},
+		// A call sharing fewer than two of the question's terms is not
+		// read: an option of function words alone ("All") is not judged.
+		{"Why did we keep all checks?", nil},
 		// Not named as the option: no noun asked for beside it.
 		{"Why did the ledger project keep its beads in one place?", nil},
 		// Which was taken is asked, the offer itself, or it is denied.
