@@ -29,6 +29,7 @@ func TestPlanRejected(t *testing.T) {
 		// word of saying.
 		{"Why did the user say no when we asked for sign-off on the lookups design?", []string{"plan rejected"}},
 		{"Is there no sign-off step for the lookups?", nil},
+		{"What did I want changed when I rejected your proposal for the lookups?", []string{"plan rejected"}},
 	})
 
 	rejected := newMemory(t)
