@@ -139,7 +139,7 @@ func (ix *Index) holdsAdopted(thing string, tok *tokenizer) bool {
 			}
 			continue // the agent's words to a helper
 		case "tool":
-			if ix.toolAdopts(f, term) {
+			if toolAdopts(f, term) {
 				return true
 			}
 		default:
@@ -154,26 +154,16 @@ func (ix *Index) holdsAdopted(thing string, tok *tokenizer) bool {
 var consideringTools = []string{"AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "Task", "Agent", "TodoWrite", "WebFetch", "WebSearch"}
 
 // toolAdopts reports whether a tool's record holding term did something
-// with the thing: any call but one that looks it up or offers it, and a
-// search only where what it found shows the thing. An answer to the
-// agent's question holds it where the user's answer names it.
-func (ix *Index) toolAdopts(f l1Fields, term string) bool {
-	res := strings.ToLower(f.res)
+// with the thing: any call but one that looks it up or offers it, or a
+// search that holds it only in what it looked for (searchOnly). An answer
+// to the agent's question holds it where the user's answer names it.
+func toolAdopts(f l1Fields, term string) bool {
 	switch {
 	case f.tool == "AskUserQuestion":
-		answers, _ := splitAsked(res)
+		answers, _ := splitAsked(strings.ToLower(f.res))
 		return strings.Contains(answers, term)
 	case slices.Contains(consideringTools, f.tool):
 		return false
-	case f.tool == "Grep" || f.tool == "Bash" && searchCommand(f.cmd):
-		return strings.Contains(res, term)
 	}
-	return true
-}
-
-// searchCommand reports whether a shell command opens with a search: what
-// it searched for is in its pattern, and in its output only if found.
-func searchCommand(cmd string) bool {
-	parts := commandParts(strings.ToLower(cmd))
-	return len(parts) > 0 && searchProgram(strings.Join(commandWords(parts[0]), " "))
+	return !searchOnly(f, term)
 }

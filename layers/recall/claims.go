@@ -634,7 +634,7 @@ var rejectedAs = []string{"fail", "failed", "refuse", "refused", "reject", "reje
 func namedErrors(fields []string) []string {
 	var out []string
 	for i, f := range fields {
-		w := strings.ToLower(strings.Trim(f, "`\"'()[]{},;:?!.“”‘’"))
+		w := strings.ToLower(codeWord(f))
 		if strings.Count(w, "-") < 2 || strings.Contains(w, "--") || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
 			continue
 		}
@@ -3446,16 +3446,11 @@ const flagDenyReach = 5
 // instead of committing with --no-verify", "why didn't we push with
 // --force".
 func deniedBefore(fields []string, i int) bool {
-	for j := i - 1; j >= 0 && j >= i-flagDenyReach; j-- {
-		f := fields[j]
-		if strings.ContainsAny(f[len(f)-1:], ".?!;") {
-			return false
-		}
-		if denied(fields, j+1, 1) {
-			return true
-		}
+	from := i
+	for from > 0 && from > i-flagDenyReach && !strings.ContainsAny(fields[from-1][len(fields[from-1])-1:], ".?!;") {
+		from--
 	}
-	return false
+	return denied(fields, i, i-from)
 }
 
 // Priorities. A question may give a piece of work's priority: "why was

@@ -336,7 +336,7 @@ func plainMergeOf(what, into []string, tok *tokenizer) (plainMerge, bool) {
 			if _, ok := codeNameOf(codeWord(w)); ok {
 				return nil, false
 			}
-			for part := range strings.SplitSeq(strings.ToLower(strings.Trim(w, "`\"'(),;:?!.“”‘’")), "-") {
+			for part := range strings.SplitSeq(strings.ToLower(codeWord(w)), "-") {
 				if part != "" && !isStop(part) && !slices.Contains(placeArticles, part) {
 					out = append(out, tok.stem(part))
 				}
@@ -358,8 +358,8 @@ func (ix *Index) holdsPlainMerge(m plainMerge, tok *tokenizer) bool {
 		if read++; read > claimScan {
 			return true
 		}
-		for _, pair := range namedMerges(strings.Fields(ix.docText(at, d))) {
-			a, b := nameStems(pair[0], tok), nameStems(pair[1], tok)
+		for _, told := range mergesInto(strings.Fields(ix.docText(at, d))) {
+			a, b := nameStems(told.what.as, tok), nameStems(told.into.as, tok)
 			whatA, whatB := phraseScore(m.what, a), phraseScore(m.what, b)
 			intoA, intoB := phraseScore(m.into, a), phraseScore(m.into, b)
 			switch {
@@ -371,16 +371,6 @@ func (ix *Index) holdsPlainMerge(m plainMerge, tok *tokenizer) bool {
 		}
 	}
 	return !reversed
-}
-
-// namedMerges gives the merges of two names of code a text tells: a word
-// of merging, a name, "into" and another name.
-func namedMerges(fields []string) [][2]string {
-	var out [][2]string
-	for _, m := range mergesInto(fields) {
-		out = append(out, [2]string{m.what.as, m.into.as})
-	}
-	return out
 }
 
 // nameStems gives the stems of a name's words (TranscriptSelection:

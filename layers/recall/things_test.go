@@ -963,6 +963,7 @@ func TestErrorsNamedByTheirWords(t *testing.T) {
 		// Words run together that tell no failure are not judged.
 		{"why is the report view a one-off-hand-written page?", nil},
 		{"why was the no-upstream-branch push a problem?", nil},
+		{"why was the port-already-used setup slow?", nil},
 	})
 }
 
