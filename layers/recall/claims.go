@@ -1763,7 +1763,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	fields, ws := strings.Fields(text), countWords(text)
 	var unknown []string
 	unknown = append(unknown, ix.unknownMoves(fields, out, tok)...)
-	for _, e := range editedThings(fields) {
+	edited := editedThings(fields)
+	if ignoresChanged(ws) && !slices.Contains(edited, ignoreList) {
+		edited = append(edited, ignoreList)
+	}
+	for _, e := range edited {
 		if !ix.holdsEdit(e, tok) {
 			unknown = append(unknown, e.as+" changed")
 		}
@@ -1844,6 +1848,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	for _, o := range workOrders(fields) {
 		if !ix.holdsWorkOrder(o) {
 			unknown = append(unknown, o.first+" before "+o.then)
+		}
+	}
+	for _, d := range dependencies(fields) {
+		if !ix.holdsDependency(d) {
+			unknown = append(unknown, d.String())
 		}
 	}
 	for _, c := range countChanges(ws, tok) {
@@ -1942,6 +1951,17 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	for _, th := range adoptedThings(fields, tok) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, th) }) && !ix.holdsAdopted(th, tok) {
 			unknown = append(unknown, th+" adopted")
+		}
+	}
+	for _, f := range askedFeatures(fields) {
+		// A feature verb (reopen, undo) is judged as a thing.
+		if !featureVerb(f.verb) && !ix.holdsFeature(f, tok) {
+			unknown = append(unknown, f.String())
+		}
+	}
+	for _, s := range settingsOn(ws) {
+		if !slices.Contains(out, s) && !ix.holdsWordOf(s, tok) {
+			unknown = append(unknown, s+" turned on")
 		}
 	}
 	for _, f := range keptFiles(ws) {

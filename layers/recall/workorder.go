@@ -37,24 +37,8 @@ func workOrders(fields []string) []workOrder {
 		if !slices.Contains(orderWords, w) || w == "ahead" && (i+1 == len(fields) || strings.ToLower(fields[i+1]) != "of") {
 			continue
 		}
-		a, b := "", ""
-		for j := i - 1; j >= 0 && j >= i-orderReach && a == ""; j-- {
-			if strings.ContainsAny(fields[j], ",;?") && j < i-1 {
-				break
-			}
-			if t := taskWord(fields[j]); taskName(t) {
-				a = t
-			}
-		}
-		for j := i + 1; j < len(fields) && j <= i+orderReach && b == ""; j++ {
-			if t := taskWord(fields[j]); taskName(t) {
-				b = t
-			}
-			if strings.ContainsAny(fields[j], ",;?") {
-				break
-			}
-		}
-		if a == "" || b == "" || epicOf(a) != epicOf(b) || taskID(a) == taskID(b) {
+		a, b := tasksAround(fields, i)
+		if a == "" {
 			continue
 		}
 		if w == "after" {
@@ -147,6 +131,126 @@ func tasksClosed(cmd string) []string {
 				break
 			}
 			out = append(out, strings.Trim(a, `"'`))
+		}
+	}
+	return out
+}
+
+// Dependencies. A question may say one task of an epic waited on another:
+// "why was spotter-gqc.4 blocked until spotter-gqc.5 was done", "why did
+// spotter-0p7.1 end up depending on spotter-0p7.2". Memory that saw the
+// dependency added holds the command (bd dep add spotter-0p7.2
+// spotter-0p7.1: the first depends on the second); memory that saw the
+// work done closed the task depended on first. A dependency memory
+// added the other way round, or work it closed in the other order, never
+// waited so (two sets, each from a helper of its own, turned a
+// dependency of the epic round).
+
+// dependency is a task a question says depended on another.
+type dependency struct{ task, on string }
+
+func (d dependency) String() string { return d.task + " depends on " + d.on }
+
+// dependWords say that the task before them depended on the task after
+// them, with the word that must follow each: "depends on", "blocked by",
+// "blocked until", "waited for"; blockWords that the task after them
+// depended on the task before ("gqc.4 blocks gqc.5").
+var (
+	dependWords = map[string][]string{
+		"depend": {"on", "upon"}, "depends": {"on", "upon"}, "depended": {"on", "upon"}, "depending": {"on", "upon"},
+		"blocked": {"by", "on", "until"}, "waited": {"for", "on", "until"}, "waiting": {"for", "on", "until"}, "waits": {"for", "on", "until"},
+	}
+	blockWords = []string{"blocks", "block"}
+)
+
+// dependencies gives the dependencies of two tasks of one epic a
+// question's fields state, each task as the question names it; a
+// dependency denied just before ("wasn't blocked by") is none.
+func dependencies(fields []string) []dependency {
+	var out []dependency
+	for i, f := range fields {
+		w := strings.ToLower(codeWord(f))
+		follow, depends := dependWords[w]
+		if depends && (i+1 == len(fields) || !slices.Contains(follow, strings.ToLower(fields[i+1]))) ||
+			!depends && !slices.Contains(blockWords, w) || denied(fields, i, keepNegReach) {
+			continue
+		}
+		a, b := tasksAround(fields, i)
+		if a == "" || b == "" {
+			continue
+		}
+		if depends {
+			out = append(out, dependency{a, b})
+		} else {
+			out = append(out, dependency{b, a})
+		}
+	}
+	return out
+}
+
+// tasksAround gives the tasks of one epic a question names on either side
+// of fields[i], within orderReach words and its clause: the nearest of
+// each side.
+func tasksAround(fields []string, i int) (before, after string) {
+	for j := i - 1; j >= 0 && j >= i-orderReach && before == ""; j-- {
+		if strings.ContainsAny(fields[j], ",;?") && j < i-1 {
+			break
+		}
+		if t := taskWord(fields[j]); taskName(t) {
+			before = t
+		}
+	}
+	for j := i + 1; j < len(fields) && j <= i+orderReach && after == ""; j++ {
+		if t := taskWord(fields[j]); taskName(t) {
+			after = t
+		}
+		if strings.ContainsAny(fields[j], ",;?") {
+			break
+		}
+	}
+	if before == "" || after == "" || epicOf(before) != epicOf(after) || taskID(before) == taskID(after) {
+		return "", ""
+	}
+	return before, after
+}
+
+// holdsDependency reports whether memory holds d, or cannot tell: a
+// dependency added as d says is held, one added the other way round is
+// not, and without either the work is judged by the order memory closed
+// it in (holdsWorkOrder).
+func (ix *Index) holdsDependency(d dependency) bool {
+	read := 0
+	for at, doc := range ix.docsHolding(epicOf(d.task)) {
+		if read++; read > workScan {
+			return true
+		}
+		if doc.Layer != layerL1 || doc.Kind != kindTool {
+			continue
+		}
+		f, _ := ix.l1Record(at, doc)
+		if f.tool != "Bash" {
+			continue
+		}
+		for _, added := range dependenciesAdded(f.cmd) {
+			switch {
+			case closes(added.task, d.task) && closes(added.on, d.on):
+				return true
+			case closes(added.task, d.on) && closes(added.on, d.task):
+				return false
+			}
+		}
+	}
+	return ix.holdsWorkOrder(workOrder{first: d.on, then: d.task})
+}
+
+// dependenciesAdded gives the dependencies a shell command adds: bd dep
+// add's task and the task it depends on, in each of its commands.
+func dependenciesAdded(cmd string) []dependency {
+	var out []dependency
+	for _, part := range commandParts(strings.ToLower(cmd)) {
+		args := commandWords(part)
+		if len(args) >= 5 && args[0] == "bd" && args[1] == "dep" && args[2] == "add" {
+			out = append(out, dependency{strings.Trim(args[3], `"'`), strings.Trim(args[4], `"'`)})
 		}
 	}
 	return out

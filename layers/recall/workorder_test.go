@@ -36,3 +36,36 @@ func TestWorkOrder(t *testing.T) {
 		{"After closing report-abc.3, why did we reopen it before v1.2?", nil},
 	})
 }
+
+// TestDependencies: a task said to depend on another of its epic is held
+// where memory added that dependency, and refused where it added the
+// other; without either, where memory closed the task depended on first.
+func TestDependencies(t *testing.T) {
+	closeAt := func(ts, cmd string) map[string]any {
+		r := bash(cmd, 0, "✓ Closed")
+		r["ts"] = ts
+		return r
+	}
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		bash("bd dep add report-abc.6 report-abc.5 && bd dep add report-abc.4 report-abc.3", 0, "✓ Added dependency: report-abc.6 depends on report-abc.5 (blocks)"),
+		closeAt("2026-02-11T10:05:00Z", "bd close report-abc.1 2>&1"),
+		closeAt("2026-02-11T10:20:00Z", "bd close report-abc.2 report-abc.4 --reason='done'"),
+		closeAt("2026-02-12T09:00:00Z", "bd close report-abc.3"))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		// Added so, even where the work was closed in another order.
+		{"Why did report-abc.6 depend on report-abc.5?", nil},
+		{"Why did abc.4 end up depending on abc.3?", nil},
+		// Added the other way round.
+		{"Why did report-abc.5 depend on report-abc.6?", []string{"report-abc.5 depends on report-abc.6"}},
+		// Judged by the order the work was closed in.
+		{"Why was abc.3 blocked until abc.1 was done?", nil},
+		{"Why was abc.2 waiting for abc.1?", nil},
+		{"Why was abc.1 blocked by abc.3?", []string{"abc.1 depends on abc.3"}},
+		{"Why does abc.3 block abc.1?", []string{"abc.1 depends on abc.3"}},
+		// Denied, a task never closed nor depended on, no word after.
+		{"Why wasn't abc.1 blocked by abc.3?", nil},
+		{"Why did abc.7 depend on abc.1?", nil},
+		{"Why was abc.1 blocked, and abc.3 closed?", nil},
+	})
+}

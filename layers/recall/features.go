@@ -1,0 +1,174 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+)
+
+// Features asked how to use. A question may ask how to do something with
+// the app, as its user would: "how do I pin a single message in a
+// conversation view", "how can I hand a teammate a read-only link to one
+// of my conversations", "how do I permanently wipe an old conversation".
+// Memory that built the feature, or did the thing, holds the question's
+// verb (or a word of its thesaurus group) a few words from a word of what
+// it acts on, in one record: "switch off … tracing", "start the dev
+// server", "build the bundle". Memory that holds the verb and the thing
+// only apart never saw it done (six sets asked how to freeze a live view,
+// wipe a conversation, pin a message or share a read-only link, none of
+// which the app can do; memory holds "view", "conversation" and "message"
+// in hundreds of records, and "pause", "delete" and "link" in others).
+
+// featureAsks open a question of how to use a feature, before its verb:
+// "how do I", "how can you". "How do we" is left out: it asks how the
+// project does a thing ("how do we guarantee only one tail worker runs"),
+// which memory tells in its own words.
+var featureAsks = []string{"do", "can", "could", "would", "should"}
+
+// featureSubjects are who does the thing asked about.
+var featureSubjects = []string{"i", "you"}
+
+// lightVerbs mean little by themselves: what they do is told by their
+// object or their particle ("mark a note as done", "bring a note back",
+// "turn tracing off", "make the worker restart"), which memory tells with
+// other verbs (close, reopen, disable). Verbs of asking ("find", "see",
+// "check") ask for a thing memory holds, not a feature. They are not
+// judged, nor are the verbs that are stop words ("get", "do").
+var lightVerbs = []string{
+	"avoid", "bring", "check", "ensure", "find", "give", "go", "keep", "know", "look", "make", "mark",
+	"prevent", "put", "see", "set", "stop", "take", "tell", "turn", "use",
+}
+
+// particles follow a verb and add nothing memory must hold near it:
+// "switch off span output", "start up the server".
+var particles = []string{"around", "away", "back", "down", "in", "off", "on", "out", "over", "up"}
+
+// objectEnds end what a verb acts on: "pin a single message | in a
+// conversation view".
+var objectEnds = []string{
+	"after", "and", "as", "at", "because", "before", "but", "by", "for", "from", "if", "in", "into", "like",
+	"of", "on", "onto", "or", "so", "than", "that", "then", "through", "to", "using", "via", "when", "where",
+	"which", "while", "with", "without",
+}
+
+// featureReach is how many terms from the verb a word of its object may
+// stand in memory's record ("switch the whole tracing bootstrap off").
+const featureReach = 8
+
+// maxObjectWords is the most words of an object that are looked for.
+const maxObjectWords = 4
+
+// feature is a thing a question asks how to do: its verb and the words of
+// what it acts on.
+type feature struct {
+	verb   string
+	object []string
+}
+
+func (f feature) String() string { return f.verb + " " + strings.Join(f.object, " ") }
+
+// askedFeatures gives the features a question asks how to use: the verb
+// after "how do I" (past its adverbs) and the content words of its object,
+// up to the first word that ends it. A light verb, or a verb with no
+// object, is not judged.
+func askedFeatures(fields []string) []feature {
+	var out []feature
+	lower := func(i int) string { return strings.ToLower(strings.Trim(fields[i], "`\"'()[]{},;?!.:“”‘’*")) }
+	ends := func(i int) bool { return strings.ContainsAny(fields[i][len(fields[i])-1:], ",;?!.:") }
+	for i := 0; i+3 < len(fields); i++ {
+		if lower(i) != "how" || !slices.Contains(featureAsks, lower(i+1)) || !slices.Contains(featureSubjects, lower(i+2)) {
+			continue
+		}
+		v := i + 3
+		for v < len(fields) && adverb(lower(v)) {
+			v++
+		}
+		if v >= len(fields) {
+			break
+		}
+		f := feature{verb: lower(v)}
+		if !isAlpha(f.verb) || isStop(f.verb) || slices.Contains(lightVerbs, f.verb) {
+			continue
+		}
+		for j, particle := v+1, true; j < len(fields) && !ends(j-1) && len(f.object) < maxObjectWords; j++ {
+			w := lower(j)
+			switch {
+			case particle && slices.Contains(particles, w):
+				continue
+			case slices.Contains(objectEnds, w):
+				j = len(fields)
+				continue
+			}
+			particle = false
+			if !isStop(w) {
+				f.object = append(f.object, w)
+			}
+		}
+		if len(f.object) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// adverb reports whether w says how a verb is done ("permanently",
+// "just"), standing between "how do I" and its verb.
+func adverb(w string) bool {
+	return strings.HasSuffix(w, "ly") && len(w) > 4 || slices.Contains([]string{"also", "actually", "ever", "just", "still"}, w)
+}
+
+// holdsFeature reports whether memory holds f's verb, or a word of its
+// group, within featureReach terms of a word of its object (or of the
+// object word's group), in one record; past claimScan records that hold
+// both it is taken as held.
+func (ix *Index) holdsFeature(f feature, tok *tokenizer) bool {
+	verbs := groupTerms(tok.terms(f.verb))
+	var things []string
+	for _, w := range f.object {
+		for _, t := range groupTerms(tok.terms(w)) {
+			if ix.df(t) > 0 && !slices.Contains(things, t) {
+				things = append(things, t)
+			}
+		}
+	}
+	if len(things) == 0 {
+		return false // memory never names what the verb acts on
+	}
+	read := 0
+	seen := map[docRef]bool{}
+	for _, v := range verbs {
+		for at, d := range ix.docsHoldingWith(v, things) {
+			if seen[at] {
+				continue
+			}
+			seen[at] = true
+			if read++; read > claimScan {
+				return true
+			}
+			terms := tok.terms(ix.docText(at, d))
+			for k, t := range terms {
+				if !slices.Contains(verbs, t) {
+					continue
+				}
+				for n := max(0, k-featureReach); n < min(len(terms), k+featureReach+1); n++ {
+					if n != k && slices.Contains(things, terms[n]) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// groupTerms gives terms and the words of their thesaurus groups.
+func groupTerms(terms []string) []string {
+	out := slices.Clone(terms)
+	for _, t := range terms {
+		for _, s := range synonyms(t) {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

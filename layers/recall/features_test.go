@@ -1,0 +1,44 @@
+package recall
+
+import "testing"
+
+// TestFeaturesAskedHowToUse: a question of how to do a thing with the
+// app ("how do I pin a message") is held where one record holds its verb,
+// or a word of the verb's group, a few words from a word of its object,
+// or of the object's group; memory holding them only apart, in records
+// of their own or far apart in one, never saw it done.
+func TestFeaturesAskedHowToUse(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("To switch off tracing, start the server with SPOTTER_OTEL_ENABLED=false."),
+		say("The tail worker can now pause the session feed when the socket drops."),
+		say("The version of the parser is pinned in mix.exs."),
+		say("Each message row shows its role and its time."),
+		say("We wiped the build cache first, then read through the router, the endpoint, the channel modules and the supervision tree one by one before the old dashboard message went away."),
+		bash("mix assets.build", 0, "Rebuilding the bundle: esbuild wrote priv/static/assets/app.js"),
+		say("Users can share a link to the review page."),
+		say("The label shows its colour."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		// The verb and its object apart: in records of their own, or
+		// far apart in one.
+		{"how do I pin a single message in a conversation view so I can jump back to it?", []string{"pin single message"}},
+		{"How do I permanently wipe an old dashboard message row header?", []string{"wipe old dashboard message row"}},
+		{"how do I pin the message row, dashboard first?", []string{"pin message row"}},
+		{"How do I fill in the message row?", []string{"fill message row"}},
+		{"how do I pin a zorbleflux?", []string{"pin zorbleflux"}},
+		// A word of both groups is not near itself: tag is a label.
+		{"how do I tag a label?", []string{"tag label"}},
+		{"how can you pin down a message row?", []string{"pin message row"}},
+		// Held: side by side, through the verb's group (freeze: pause)
+		// or the object's (conversation: session), past the particle.
+		{"how do I switch tracing off when I start the server?", nil},
+		{"How do I freeze the conversation?", nil},
+		{"How do I rebuild the bundle by hand?", nil},
+		{"How can I share a link to one review?", nil},
+		// Not judged: a light verb, the project's own way ("how do we"),
+		// a verb with no object.
+		{"how do I bring a message row back?", nil},
+		{"how do we pin a message row?", nil},
+		{"how do I pin it?", nil},
+	})
+}
