@@ -68,11 +68,19 @@ var keepWords = append([]string{"keeps", "leaves", "stay", "stays", "stayed", "r
 // reach past them.
 var clauseJoins = []string{"and", "or", "but", "then", "while", "so"}
 
+// keptReach is how many words after a word of keeping the thing kept may
+// be told, up to "instead of" folding it ("keep the JS hook that captures
+// the text you highlight in the transcript as its own hook instead of
+// folding it into …").
+const keptReach = 20
+
 // keptSeparate reports whether a question's words (countWords) say that
 // two things were kept apart rather than merged: a word of keeping and,
 // within splitReach words, "separate" or "apart" ("why did we keep the
-// text-selection hook separate instead of folding it into …"), not told
-// as what was not done ("fold it in rather than keep the two separate").
+// text-selection hook separate instead of folding it into …"), or, within
+// keptReach words, "instead of" or "rather than" a word of folding; not
+// told as what was not done ("fold it in rather than keep the two
+// separate").
 func keptSeparate(ws []string) bool {
 	for i, w := range ws {
 		if !slices.Contains(keepWords, w) {
@@ -81,9 +89,12 @@ func keptSeparate(ws []string) bool {
 		if i >= 2 && (ws[i-2] == "rather" && ws[i-1] == "than" || ws[i-2] == "instead" && ws[i-1] == "of") {
 			continue
 		}
-		for _, v := range ws[i+1 : min(len(ws), i+1+splitReach+1)] {
-			if v == "separate" || v == "apart" {
+		for k, v := range ws[i+1 : min(len(ws), i+1+keptReach)] {
+			if (v == "separate" || v == "apart") && k <= splitReach {
 				return true
+			}
+			if j := i + 1 + k; j+2 < len(ws) && (v == "instead" && ws[j+1] == "of" || v == "rather" && ws[j+1] == "than") {
+				return slices.Contains(foldWords, ws[j+2])
 			}
 			if slices.Contains(clauseJoins, v) {
 				break // "keep render/1 and add a separate path" keeps nothing apart

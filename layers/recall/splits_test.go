@@ -24,6 +24,10 @@ func TestSplitBack(t *testing.T) {
 		// Kept apart rather than merged, told with names or in words.
 		{"Why was the ReportPicker hook kept as a separate hook next to ReportHighlighter?", []string{"things kept apart"}},
 		{"Why did we keep the picking hook separate instead of folding it into the highlighting hook?", []string{"things kept apart"}},
+		{"Why did we keep the hook that picks what you select in the report as its own hook instead of folding it into the highlighting hook?", []string{"things kept apart"}},
+		{"Why did we keep the hook that picks what you select in the report as its own hook instead of deleting it?", nil},
+		{"Why did we keep the picking hook on its own rather than merging it with the highlighting hook?", []string{"things kept apart"}},
+		{"Why do we keep the flush of the report worker in its own file with a separate test?", nil},
 		{"Why did we fold the picking hook into the highlighting hook rather than keep the two separate?", nil},
 		{"Why did ReportHighlighter keep flush and add a separate step?", nil},
 	})
