@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"iter"
 	"path"
 	"slices"
@@ -1802,7 +1803,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	}
 	for _, c := range flagsForWork(fields) {
 		if !ix.holdsFlagged(c, tok) {
-			unknown = append(unknown, c.work+" with "+c.flag)
+			unknown = append(unknown, cmp.Or(c.work, c.sub)+" with "+c.flag)
 		}
 	}
 	for _, topic := range pushedTopics(fields) {
@@ -3424,11 +3425,16 @@ func branchName(w string) bool {
 // subcommand it was written after, if any ("git push --force": push): a
 // flag is its command's, and the session's `mix compile --force` is no
 // forced push.
-type flaggedWork struct{ flag, work, sub string }
+type flaggedWork struct{ flag, work, sub, verb string }
 
 // flagsForWork gives the flags a question's fields name with the first
 // branch or bead they name, each with the subcommand it follows when a
 // program and its subcommand come just before it ("git push --force").
+// A question that names no work gives the flags that follow a verb of
+// git's told in English within flagVerbReach words ("pushed it with
+// --force-with-lease"; a command quoted whole is judged as such), judged
+// over all memory's commands: memory that never pushed with --force never saw a forced
+// push (two sets asked why a push was forced; every push was plain).
 func flagsForWork(fields []string) []flaggedWork {
 	var flags []flaggedWork
 	work := ""
@@ -3443,19 +3449,55 @@ func flagsForWork(fields []string) []flaggedWork {
 			if i >= 2 && slices.Contains(programs, strings.ToLower(codeWord(fields[i-2]))) {
 				sub = strings.ToLower(codeWord(fields[i-1]))
 			}
-			flags = append(flags, flaggedWork{flag: w, sub: sub})
+			flags = append(flags, flaggedWork{flag: w, sub: sub, verb: flagVerb(fields, i)})
 		case work == "" && workName(w):
 			work = w
 		}
 	}
-	if work == "" {
-		return nil
+	var out []flaggedWork
+	for _, c := range flags {
+		c.work = work
+		if work == "" {
+			// Judged over all memory, a flag must say which command
+			// it was.
+			if c.sub = c.verb; c.sub == "" {
+				continue
+			}
+		}
+		out = append(out, c)
 	}
-	for i := range flags {
-		flags[i].work = work
-	}
-	return flags
+	return out
 }
+
+// gitVerbs are git's subcommands a question tells as English verbs before
+// a flag: "pushed with --force", "committing with --no-verify".
+var gitVerbs = []string{"commit", "push", "merge", "pull", "rebase", "reset", "fetch", "clone", "checkout", "stash", "tag"}
+
+// flagVerbReach is how many words before a flag its verb may be told.
+const flagVerbReach = 3
+
+// flagVerb gives the git subcommand told as a verb within flagVerbReach
+// words before fields[i], in its sentence, or "".
+func flagVerb(fields []string, i int) string {
+	for j := i - 1; j >= 0 && j >= i-flagVerbReach; j-- {
+		if strings.ContainsAny(fields[j][len(fields[j])-1:], ".?!;") {
+			break
+		}
+		w := strings.ToLower(codeWord(fields[j]))
+		if !slices.ContainsFunc(gitVerbs, func(v string) bool { return w == v || inflects(w, v) }) {
+			continue
+		}
+		if j > 0 && strings.EqualFold(fields[j-1], "to") && (j < 2 || !slices.Contains(mustVerbs, strings.ToLower(fields[j-2]))) {
+			return "" // asked for, not done: "when I told you to push with --force"
+		}
+		return gitVerbs[slices.IndexFunc(gitVerbs, func(v string) bool { return w == v || inflects(w, v) })]
+	}
+	return ""
+}
+
+// mustVerbs say that the infinitive after them was done: "we had to push
+// with --force", "we decided to commit with --no-verify".
+var mustVerbs = append([]string{"has", "have", "need", "needed", "needs"}, decideVerbs...)
 
 // flagDenyReach is how many words before a flag may deny that a command
 // ran with it.
@@ -3610,17 +3652,21 @@ func (ix *Index) unknownTasks(fields []string) []string {
 // work named in more than claimScan records is taken as held; a flag
 // memory never holds was never run with.
 func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
-	if ix.df(c.work) == 0 || ix.df(c.work) > claimScan {
-		return true
-	}
-	sessions := map[string]bool{}
-	for at, d := range ix.docsHolding(c.work) {
-		if d.Layer == layerL1 {
-			sessions[ix.sourceName(at)] = true
+	var in func(docRef) bool // all memory, for a flag of no work
+	if c.work != "" {
+		if ix.df(c.work) == 0 || ix.df(c.work) > claimScan {
+			return true
 		}
+		sessions := map[string]bool{}
+		for at, d := range ix.docsHolding(c.work) {
+			if d.Layer == layerL1 {
+				sessions[ix.sourceName(at)] = true
+			}
+		}
+		in = func(at docRef) bool { return sessions[ix.sourceName(at)] }
 	}
 	_, term := ix.phrase(termWords(c.flag, tok))
-	return term != "" && ix.commandHolds(term, tok, func(at docRef) bool { return sessions[ix.sourceName(at)] },
+	return term != "" && ix.commandHolds(term, tok, in,
 		func(f l1Fields) bool {
 			cmd := strings.ToLower(f.cmd)
 			return holdsFlag(cmd, c.flag) && (c.sub == "" || slices.Contains(strings.Fields(cmd), c.sub))

@@ -702,6 +702,17 @@ func TestFlagsForWork(t *testing.T) {
 		// A flag after its command is that command's.
 		{"Why did report-ab1 need mix compile --force?", nil},
 		{"What got overwritten when we did git push --force on report-ab1?", []string{"git push", "report-ab1 with --force"}},
+		// A flag of no work is judged over all memory by the verb of
+		// git's before it; a flag asked for, or quoted in a command
+		// whole, is not judged here.
+		{"Why did we have to push --force after amending?", []string{"push with --force"}},
+		{"Why was the branch pushed with --force?", []string{"push with --force"}},
+		{"why did the commit go through with --no-verify?", nil},
+		{"why did we decide to push with --force-with-lease?", []string{"push with --force-with-lease"}},
+		{"was it safe to push with --force there?", nil},
+		{"Why did pushing fail. Was --force needed?", nil},
+		{"Why did we commit the lookups --amend?", []string{"commit with --amend"}},
+		{"Why did we commit the lookups of the report --amend?", nil},
 	})
 }
 
