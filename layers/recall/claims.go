@@ -1806,6 +1806,9 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, cmp.Or(c.work, c.sub)+" with "+c.flag)
 		}
 	}
+	if forcedPushTold(ws) && !ix.holdsForcedPush(tok) {
+		unknown = append(unknown, "a forced push")
+	}
 	for _, topic := range pushedTopics(fields) {
 		if !ix.holdsTopicPush(topic, tok) {
 			unknown = append(unknown, strings.Join(topic, " ")+" branch pushed")
@@ -3671,6 +3674,53 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 			cmd := strings.ToLower(f.cmd)
 			return holdsFlag(cmd, c.flag) && (c.sub == "" || slices.Contains(strings.Fields(cmd), c.sub))
 		})
+}
+
+// Forced pushes told in words. A question may tell a forced push by what
+// it did: "why did we have to overwrite the remote branch history when
+// pushing". Memory that saw it holds a push run with a flag of forcing;
+// memory whose pushes were plain never saw one (three sets asked why the
+// push after an amend overwrote the remote; it was a fast-forward).
+
+// overwriteWords overwrite what follows them.
+var overwriteWords = []string{"clobber", "clobbered", "overwrite", "overwrites", "overwriting", "overwritten", "overwrote",
+	"rewrite", "rewrites", "rewriting", "rewritten", "rewrote"}
+
+// remoteWords name what a forced push overwrites.
+var remoteWords = []string{"origin", "remote", "upstream"}
+
+// forceFlags force a push.
+var forceFlags = []string{"--force", "-f", "--force-with-lease", "--force-if-includes"}
+
+// overwriteReach is how many words after a word of overwriting the remote
+// may be named ("overwrite the remote branch history").
+const overwriteReach = 4
+
+// forcedPushTold reports whether a question's words (countWords) tell a
+// forced push: a word of overwriting the remote, not denied.
+func forcedPushTold(ws []string) bool {
+	for i, w := range ws {
+		if slices.Contains(overwriteWords, w) && !denied(ws, i, keepNegReach) &&
+			slices.ContainsFunc(ws[i+1:min(len(ws), i+1+overwriteReach)], func(v string) bool { return slices.Contains(remoteWords, v) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsForcedPush reports whether memory ran git push with a flag of
+// forcing, or cannot tell (past claimScan commands naming push).
+func (ix *Index) holdsForcedPush(tok *tokenizer) bool {
+	return ix.commandHolds(tok.stem("push"), tok, nil, func(f l1Fields) bool {
+		for _, part := range commandParts(strings.ToLower(f.cmd)) {
+			w := commandWords(part)
+			if len(w) > 2 && w[0] == "git" && w[1] == "push" &&
+				slices.ContainsFunc(w[2:], func(a string) bool { return slices.Contains(forceFlags, a) || strings.HasPrefix(a, "+") }) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // holdsFlag reports whether a command holds the flag whole (--no-verify,

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Files kept. A question may say a file was kept: "why did we keep the
@@ -36,7 +37,10 @@ func denied(words []string, i, reach int) bool {
 
 // keptFiles gives the files a question's words (countWords) say were
 // kept: a file's name within three words after a verb of keeping that no
-// word just before denies.
+// word just before denies, or a migration's, written without its
+// extension before "migration" ("keep the hand-written
+// add_unique_index_messages_session_uuid migration": three sets asked
+// why the migration memory deleted for Ash's own was kept).
 func keptFiles(ws []string) []string {
 	var out []string
 	for i, w := range ws {
@@ -44,7 +48,8 @@ func keptFiles(ws []string) []string {
 			continue
 		}
 		for j := i + 1; j < len(ws) && j <= i+3; j++ {
-			if f := lastPathPart(ws[j]); fileWord(f) {
+			f := lastPathPart(ws[j])
+			if fileWord(f) || j+1 < len(ws) && strings.HasPrefix(ws[j+1], "migration") && migrationName(f) {
 				if !slices.Contains(out, f) {
 					out = append(out, f)
 				}
@@ -74,13 +79,36 @@ func (ix *Index) holdsKept(file string, tok *tokenizer) bool {
 		}
 		f, _ := ix.l1Record(at, d)
 		switch {
-		case f.tool == "Bash" && !f.failed && slices.Contains(filesDeleted(f.cmd), file) && f.ts > deleted:
+		case f.tool == "Bash" && !f.failed && slices.ContainsFunc(filesDeleted(f.cmd), func(d string) bool { return isKeptFile(d, file) }) && f.ts > deleted:
 			deleted = f.ts
-		case slices.Contains(editTools, f.tool) && strings.EqualFold(path.Base(f.file), file) && f.ts > written:
+		case slices.Contains(editTools, f.tool) && isKeptFile(strings.ToLower(path.Base(f.file)), file) && f.ts > written:
 			written = f.ts
 		}
 	}
 	return deleted == "" || written > deleted
+}
+
+// migrationName reports whether w is a migration's name written without
+// its extension: snake_case words, with or without the timestamp that
+// opens its file (20260212165422_add_unique_index_messages_session_uuid).
+func migrationName(w string) bool {
+	return strings.Contains(w, "_") && !strings.ContainsAny(w, "./:-") && strings.IndexFunc(w, unicode.IsLetter) >= 0 &&
+		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) < 0
+}
+
+// isKeptFile reports whether a file's name is the one a question names: the
+// same, or, for a migration named without its extension, the name before
+// it, whole or after its timestamp.
+func isKeptFile(file, named string) bool {
+	if file == named {
+		return true
+	}
+	if !migrationName(named) {
+		return false
+	}
+	stem, _, _ := strings.Cut(file, ".")
+	ts, rest, ok := strings.Cut(stem, "_")
+	return stem == named || ok && rest == named && allDigits(ts)
 }
 
 // filesDeleted gives the names of the files a shell command deletes (rm,

@@ -18,11 +18,24 @@ func TestFilesKept(t *testing.T) {
 		at("2026-02-11T10:06:00Z", edit(".lintignore", "+1 -0 lib/report.ex:12")),
 		at("2026-02-11T10:07:00Z", bash("rm .lintignore", 0, "")),
 		at("2026-02-11T10:08:00Z", edit(".tool-versions", "+1 -0 elixir 1.18")),
-		at("2026-02-11T10:09:00Z", edit("config/report.json", "+1 -0 {}")))...)
+		at("2026-02-11T10:09:00Z", edit("config/report.json", "+1 -0 {}")),
+		at("2026-02-11T10:10:00Z", edit("priv/repo/migrations/20260211_add_notes.exs", "+3 -0 create table(:notes)")),
+		at("2026-02-11T10:11:00Z", bash("rm priv/repo/migrations/20260211_add_notes.exs", 0, "")),
+		at("2026-02-11T10:12:00Z", edit("priv/repo/migrations/20260211_add_notes.exs", "+3 -0 create table(:notes)")),
+		at("2026-02-11T10:13:00Z", bash("rm priv/repo/migrations/20260211_report.exs priv/repo/migrations/draft_add_reports.exs", 0, "")))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did we keep the hand-written 20260211_add_lookups.exs migration instead of the generated one?",
 			[]string{"20260211_add_lookups.exs kept"}},
 		{"Why did we leave priv/repo/migrations/20260211_add_lookups.exs in place?", []string{"20260211_add_lookups.exs kept"}},
+		// A migration named without its extension, with or without
+		// its timestamp; not a plain word.
+		{"Why did we keep the hand-written add_lookups migration instead of the generated one?", []string{"add_lookups kept"}},
+		{"Why did we keep the 20260211_add_lookups migration?", []string{"20260211_add_lookups kept"}},
+		{"Why did we keep the add_reports migration?", nil},
+		{"Why did we keep the add_notes migration?", nil},
+		{"Why did we keep the lookups migration?", nil},
+		{"Why did we keep the report migration?", nil},
+		{"Why did we keep add_lookups in the report?", nil},
 		// Denied, it is what memory saw.
 		{"Why didn't we keep 20260211_add_lookups.exs?", nil},
 		{"Why did we delete the generated migration instead of keeping 20260211_add_lookups.exs?", nil},

@@ -1054,3 +1054,28 @@ func TestChangeResultWrittenBeyondOutput(t *testing.T) {
 		{"Why did we swap the polling tail for FileTail in the tail worker?", nil},
 	})
 }
+
+// TestForcedPushTold: a push told by overwriting the remote is held where
+// memory ran git push with a flag of forcing (or a forced refspec), not
+// where every push was plain.
+func TestForcedPushTold(t *testing.T) {
+	plain := bash("git checkout -f report-ab1 && git push origin report-ab1", 0, "   1a2b..3c4d  report-ab1 -> report-ab1")
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5), plain)...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"After the amend, why did we have to overwrite the remote branch history?", []string{"a forced push"}},
+		{"why did the push clobber origin?", []string{"a forced push"}},
+		// Denied, no remote, or the remote too far to be what was
+		// overwritten.
+		{"why didn't we overwrite the remote history?", nil},
+		{"why did the commit rewrite the branch history?", nil},
+		{"why did we overwrite the local copy of the branch that tracks the remote?", nil},
+	})
+	for _, cmd := range []string{"git push --force-with-lease origin report-ab1", "cd app && git push -f origin report-ab1", "git push origin +report-ab1"} {
+		forced := newMemory(t)
+		forced.l1("2026-02-11_1000_aaaa1111", false, append(filler(5), plain, bash(cmd, 0, ""))...)
+		wantUnknown(t, forced.open(), []unknownCase{
+			{"After the amend, why did we have to overwrite the remote branch history?", nil},
+		})
+	}
+}

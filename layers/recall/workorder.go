@@ -158,7 +158,8 @@ func (d dependency) String() string { return d.task + " depends on " + d.on }
 var (
 	dependWords = map[string][]string{
 		"depend": {"on", "upon"}, "depends": {"on", "upon"}, "depended": {"on", "upon"}, "depending": {"on", "upon"},
-		"blocked": {"by", "on", "until"}, "waited": {"for", "on", "until"}, "waiting": {"for", "on", "until"}, "waits": {"for", "on", "until"},
+		"blocked": {"by", "on", "until"}, "wait": {"for", "on", "until"}, "waited": {"for", "on", "until"}, "waiting": {"for", "on", "until"},
+		"waits": {"for", "on", "until"},
 	}
 	blockWords = []string{"blocks", "block"}
 )

@@ -63,6 +63,7 @@ func TestDependencies(t *testing.T) {
 		{"Why was abc.2 waiting for abc.1?", nil},
 		{"Why was abc.1 blocked by abc.3?", []string{"abc.1 depends on abc.3"}},
 		{"Why does abc.3 block abc.1?", []string{"abc.1 depends on abc.3"}},
+		{"why does abc.1 (the lookups) wait on abc.3, the digest?", []string{"abc.1 depends on abc.3"}},
 		// Denied, a task never closed nor depended on, no word after.
 		{"Why wasn't abc.1 blocked by abc.3?", nil},
 		{"Why did abc.7 depend on abc.1?", nil},
