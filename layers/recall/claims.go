@@ -3267,10 +3267,14 @@ func pushedBranches(fields []string) []connection {
 				break
 			}
 		}
-		// Or before it, pushed by someone: "when spotter-4te was pushed".
+		// Or before it, pushed by someone: "when spotter-4te was pushed",
+		// "did the spotter-4te OTEL commits get pushed".
 		if j := passiveSubject(fields, i); j >= 0 {
-			if w := codeWord(fields[j]); workName(strings.ToLower(w)) {
-				out = append(out, connection{push, codeName{as: w, forms: []string{strings.ToLower(w)}}})
+			for k := j; k >= 0 && k > j-pushReach && !strings.ContainsAny(fields[k], ".,;:?!"); k-- {
+				if w := codeWord(fields[k]); workName(strings.ToLower(w)) {
+					out = append(out, connection{push, codeName{as: w, forms: []string{strings.ToLower(w)}}})
+					break
+				}
 			}
 		}
 	}
@@ -3279,7 +3283,7 @@ func pushedBranches(fields []string) []connection {
 
 // passiveVerbs say that the word before them is what the verb after them
 // was done to: "the tracing branch was pushed".
-var passiveVerbs = []string{"got", "was", "were"}
+var passiveVerbs = []string{"get", "gets", "got", "was", "were"}
 
 // passiveSubject gives the index of the word a verb at i was done to, the
 // word before "was" or "got" just before the verb, or -1.

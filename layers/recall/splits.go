@@ -37,8 +37,8 @@ const (
 // splitBack reports whether a question's words (countWords) say that a
 // merge was undone: a word of splitting with "back" or "apart" after it
 // ("split X back into", "split them back apart"), or a word of undoing
-// before one of merging ("undo merging", "reverted the merge"), or
-// "unmerge".
+// before one of merging or folding ("undo merging", "reverted the merge",
+// "undo folding X back out of Y"), or "unmerge".
 func splitBack(ws []string) bool {
 	for i, w := range ws {
 		switch {
@@ -52,7 +52,7 @@ func splitBack(ws []string) bool {
 			}
 		case slices.Contains(undoWords, w):
 			for _, v := range ws[i+1 : min(len(ws), i+1+splitReach)] {
-				if slices.Contains(mergeWords, v) {
+				if slices.Contains(foldWords, v) {
 					return true
 				}
 			}

@@ -629,6 +629,8 @@ func TestRemovalsOfToolsAndPushes(t *testing.T) {
 		{"What pull-request link did git print when the checker tracing branch was pushed?", []string{"checker tracing branch pushed", "pull request"}},
 		{"What did git print when feature-b2 was pushed?", []string{"git push with feature-b2"}},
 		{"What did git print when feature-a1 got pushed?", nil},
+		{"which remote branch did the feature-b2 lookup commits get pushed to?", []string{"git push with feature-b2"}},
+		{"did the feature-a1 lookup commits get pushed?", nil},
 		{"What did git print when the lookup caching branch was pushed?", nil},
 		{"Why did the first push of each new worktree branch fail?", nil},
 		{"In which sessions did pushing fail because the branch had no upstream?", nil},
