@@ -2889,6 +2889,9 @@ func switches(fields []string) []connection {
 // Postgres; not a sentence's first word), held whole.
 func switchName(fields []string, j int) (codeName, bool) {
 	w := codeWord(fields[j])
+	if allDigits(w) {
+		return codeName{}, false // a count's numbers are judged as its change
+	}
 	for _, kind := range backedBy {
 		// "a SQLite-backed resource" is kept in SQLite.
 		if b, ok := strings.CutSuffix(w, kind); ok && b != "" {

@@ -21,6 +21,36 @@ func TestCountChanges(t *testing.T) {
 		{"why did the report go from 3 lines to 7?", nil},
 		{"why did the groups go from 9 lines to 2?", nil},
 	})
+
+	// Never in one sentence: old before new by when memory first wrote
+	// each against what it counts.
+	run := func(ts, res string) map[string]any {
+		r := bash("mix test 2>&1 | tail -3", 0, res)
+		r["ts"] = ts
+		return r
+	}
+	runs := newMemory(t)
+	runs.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		run("2026-02-11T10:00:00Z", "14 doctests, 297 tests, 0 failures"),
+		run("2026-02-11T11:00:00Z", "14 doctests, 309 tests, 0 failures"),
+		run("2026-02-11T12:00:00Z", "14 doctests, 297 tests, 1 failure"))...)
+	wantUnknown(t, runs.open(), []unknownCase{
+		{"why did the test count go down from 309 to 297?", []string{"309-test to 297-test"}},
+		{"why did the test count go up from 297 to 309?", nil},
+		{"why did the number of tests go from 297 to 309?", nil},
+		{"why did the test count go from 297 to 500?", nil},
+	})
+	// Whichever session memory reads first: a session imported from
+	// another clone may hold older runs.
+	clones := newMemory(t)
+	clones.l1("2026-02-11_1000_aaaa1111", false, append(filler(5), run("2026-02-12T10:00:00Z", "14 doctests, 309 tests, 0 failures"))...)
+	clones.l1("2026-02-11_1100_bbbb2222", false, append(filler(5),
+		run("2026-02-10T10:00:00Z", "14 doctests, 309 tests, 0 failures"),
+		run("2026-02-11T10:00:00Z", "14 doctests, 297 tests, 0 failures"))...)
+	wantUnknown(t, clones.open(), []unknownCase{
+		{"why did the test count go down from 309 to 297?", nil},
+		{"why did the test count go up from 297 to 309?", []string{"297-test to 309-test"}},
+	})
 }
 
 // TestWordChanges: a thing a question says went from one word to another
