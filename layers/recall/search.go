@@ -1904,7 +1904,11 @@ func (ix *Index) knownName(text string, exactly bool, tok *tokenizer) bool {
 	lower := strings.ToLower(text)
 	stem := tok.stem(lower)
 	if ix.df(lower) > 0 || ix.df(stem) > 0 {
-		return true
+		// Not a listed thing memory holds only as what a search looked
+		// for (searchedFor): "Tailwind", grepped for once in vain. A
+		// name of the project's code a search looked for is the code
+		// searched (Phoenix.LiveViewTest in test/).
+		return !isThing(stem) && !isThing(lower) || !ix.searchedFor(lower)
 	}
 	if exactly {
 		return false

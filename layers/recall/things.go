@@ -302,8 +302,13 @@ const phraseScan = 64
 // document, or run together as one word.
 func (ix *Index) seen(name []queryWord, tok *tokenizer) bool {
 	if len(name) == 1 {
-		if ix.df(name[0].stem) > 0 || ix.df(strings.ToLower(name[0].text)) > 0 {
-			return true // by its stem, or whole (GenServer: genserver)
+		if lower := strings.ToLower(name[0].text); ix.df(name[0].stem) > 0 || ix.df(lower) > 0 {
+			// By its stem, or whole (GenServer: genserver); not where
+			// memory holds it only as what a search looked for and
+			// never found (three sets asked which Tailwind classes
+			// colour the status badges; memory grepped for tailwind
+			// once, in vain).
+			return !ix.searchedFor(lower)
 		}
 		// A listed thing is seen through a word of its thesaurus group
 		// only when that word names a thing too (favorite, bookmark): the

@@ -869,6 +869,8 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
 		bash(`grep -n "ignore_warnings\|dialyzer" mix.exs`, 0, `89:      quality: ["credo", "dialyzer"]`),
 		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "Grep", "pat": "skip_lookup", "res": "No matches found"},
+		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "Grep", "pat": "css|esbuild|tailwind", "res": "No matches found"},
+		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "Grep", "pat": "ReportViewTest", "res": "No matches found"},
 		bash(`rg -n "report_cache" lib`, 0, "lib/report.ex:4: @report_cache :report_cache"),
 		bash(`grep -rn "pane_list" lib | head`, 0, "lib/pane_list_live.ex:1"),
 		say("The report page lists open notes; a note can be closed with the close action."),
@@ -880,6 +882,11 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 	wantUnknown(t, m.open(), []unknownCase{
 		{"How did adding ignore_warnings to mix.exs silence dialyzer?", []string{"ignore_warnings"}},
 		{"Where do we call skip_lookup in the report?", []string{"skip_lookup"}},
+		// So is a listed thing, however written; a name of the
+		// project's code searched for is the code searched.
+		{"which tailwind classes colour the report rows?", []string{"tailwind"}},
+		{"Where did we put the Tailwind classes for the report?", []string{"Tailwind"}},
+		{"Which report test imports ReportViewTest?", nil},
 		{"Where is report_cache set?", nil},
 		{"Which module is pane_list_live?", nil},
 		{"How do I reopen a note after it was closed on the report page?", []string{"reopen"}},
