@@ -49,6 +49,24 @@ func adoptedThings(fields []string, tok *tokenizer) []string {
 		case i+1 < len(words) && slices.Contains(adoptPhrases, [2]string{lower(i), lower(i + 1)}):
 			at = i + 2
 		}
+		if at >= 0 && i >= 2 {
+			// Told in the passive, the thing before: "why did
+			// sobelow get added to the alias", "why was Sobelow
+			// included".
+			thing := -1
+			switch {
+			case slices.Contains(adoptedAux, lower(i-1)) && !denied(fields, i-1, keepNegReach):
+				thing = i - 2
+			case slices.Contains(adoptedAux, lower(i-2)):
+				thing = i - 1
+			}
+			if thing >= 0 && !words[thing].ends {
+				if th := thingAt(words, thing, tok); th != "" && !slices.Contains(out, th) {
+					out = append(out, th)
+				}
+				continue
+			}
+		}
 		if at < 0 || words[i].ends || i > 0 && codeNamed(words[i-1].text) || toDo(words, i) || denied(fields, i, keepNegReach) {
 			continue
 		}
@@ -64,6 +82,10 @@ func adoptedThings(fields []string, tok *tokenizer) []string {
 	}
 	return out
 }
+
+// adoptedAux before a verb of adopting make it passive: what was adopted
+// comes before them ("sobelow got added", "was Sobelow included").
+var adoptedAux = []string{"be", "been", "get", "gets", "got", "gotten", "is", "was", "were"}
 
 // thingAt gives the thing words[at] opens: the longest listed thing of a
 // few words, or a name in capitals on its own; "" for neither, or for a

@@ -54,5 +54,11 @@ func TestThingsAdopted(t *testing.T) {
 		{"Why did we add ReportQuux?", nil},
 		{"Is there a way to add sobelow to the hook?", nil},
 		{"Why did we decide to add sobelow?", []string{"sobelow adopted"}},
+		// Told in the passive, the thing before its verb.
+		{"why did sobelow get added to the pre-commit hook?", []string{"sobelow adopted"}},
+		{"Why was Sobelow included in the epic?", []string{"sobelow adopted"}},
+		{"why did credo get added?", nil},
+		{"why wasn't sobelow added?", nil},
+		{"why didn't sobelow get added?", nil},
 	})
 }
