@@ -52,6 +52,13 @@ func TestKindSeenByItsMember(t *testing.T) {
 		{"Why did we move the annotation resources to Prisma?", []string{"Prisma"}},
 		{"How did we ship the hook controller traces to Jaeger?", []string{"Jaeger"}},
 		{"How does the message queue deliver the hook events?", []string{"message queue"}},
+		{"Which module posts to our team chat when a session ends?", []string{"team chat"}},
+	})
+	chat := newMemory(t)
+	chat.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The notifier posts a Slack message when a session ends."))...)
+	wantUnknown(t, chat.open(), []unknownCase{
+		{"Which module posts to our team chat when a session ends?", nil},
 	})
 }
 
