@@ -1088,3 +1088,18 @@ func TestForcedPushTold(t *testing.T) {
 		})
 	}
 }
+
+// TestFailureKinds: a kind of failure (a deadlock, a race condition, lock
+// contention) is a thing, seen only where memory names it: four sets
+// asked how the SQLite lock contention or a deadlock was fixed, which
+// memory never tells.
+func TestFailureKinds(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("Two workers wrote the same rows; the tests hit a race condition on the ledger lock."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"How did we fix the deadlock in the ledger store?", []string{"deadlock"}},
+		{"how did we get rid of the lock-contention errors in the ledger tests?", []string{"lock contention"}},
+		{"What race condition did the ledger tests hit?", nil},
+	})
+}
