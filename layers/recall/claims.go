@@ -3199,18 +3199,41 @@ func toolsRun(fields []string, tok *tokenizer) []codeName {
 		if !run {
 			continue
 		}
-		if n, ok := listedTool(codeWord(f), tok); ok && !slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
+		n, ok := listedTool(codeWord(f), tok)
+		if !ok && i > 0 && low[i-1] == "mix" && isTaskName(low[i]) {
+			// A mix task named after its program: "what did mix
+			// deps.audit flag".
+			n, ok = codeName{as: "mix " + low[i], forms: []string{low[i]}}, true
+		}
+		if ok && !slices.ContainsFunc(out, func(o codeName) bool { return o.forms[0] == n.forms[0] }) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
+// isTaskName reports whether w is written as a mix task's name: words of
+// letters joined by dots or underscores (deps.audit, ecto.gen.migration).
+func isTaskName(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '.' && r != '_' }) < 0 &&
+		!strings.HasPrefix(w, ".") && !strings.HasSuffix(w, ".")
+}
+
 // holdsRun reports whether memory holds the tool n run: named in a
 // command or its output. A tool memory never names is judged as a name.
 func (ix *Index) holdsRun(n codeName, tok *tokenizer) bool {
 	_, term := ix.phrase(termWords(n.forms[0], tok))
+	task, isTask := strings.CutPrefix(n.as, "mix ")
 	return term == "" || ix.commandHolds(term, tok, nil, func(f l1Fields) bool {
+		if isTask {
+			// A mix task ran where a command runs it; a command that
+			// only names it (bd create's description, grep's output
+			// of mix.exs) did not run it.
+			return slices.ContainsFunc(commandParts(strings.ToLower(f.cmd)), func(part string) bool {
+				w := commandWords(part)
+				return len(w) > 1 && w[0] == "mix" && w[1] == task
+			})
+		}
 		return len(namePositions(f.cmd+" "+f.res, n)) > 0
 	})
 }

@@ -731,8 +731,14 @@ func TestToolRunsAndThemeSwitches(t *testing.T) {
 		bash("git commit -m 'report'", 1, "Pre-commit validation failed: [CREDO] 2 issues"),
 		say("The report page uses a light theme with dark code blocks."),
 		say("ReportListLive renders the lookups."),
-		say("DigestQueue keeps the digests."))...)
+		say("DigestQueue keeps the digests."),
+		bash(`bd create --title="Audit the deps" --description="Runs mix deps.audit in the hook"`, 0, "✓ Created issue: report-x1"),
+		bash("mix ecto.migrate 2>&1", 0, "[info] Migrations already up"))...)
 	wantUnknown(t, m.open(), []unknownCase{
+		// A mix task ran where a command runs it, not where one only
+		// names it.
+		{"what did mix deps.audit flag?", []string{"mix deps.audit run"}},
+		{"what did mix ecto.migrate warn about?", nil},
 		{"What did the Sobelow security scan flag in the report?", []string{"Sobelow run"}},
 		{"Did we ever run sobelow on the report?", []string{"sobelow run"}},
 		{"Why did we look up sobelow?", nil},
