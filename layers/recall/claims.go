@@ -1773,7 +1773,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, e.as+" changed")
 		}
 	}
-	for _, a := range addedThings(fields) {
+	for _, a := range slices.Concat(addedThings(fields), switchedInFile(fields)) {
 		// A file memory never saw changed had nothing added: its
 		// records were read for that already.
 		if !slices.Contains(out, a.file.as) && !slices.Contains(unknown, a.file.as+" changed") && !ix.holdsAddition(a, tok) {
@@ -2347,6 +2347,62 @@ func addedThings(fields []string) []addition {
 				out = append(out, addition{file: file, words: words})
 			}
 			break
+		}
+	}
+	return out
+}
+
+// Switched in a file. A question may say a thing was switched in a file
+// from one value to another: "why did we switch the session-end
+// notification in hooks.json from the Stop event over to SessionEnd",
+// "move notify-session-end.sh from the Stop hook to SessionEnd in
+// hooks.json". What it went to was added to the file: memory that saw
+// the switch holds it in an edit of the file (holdsAddition); five sets
+// said the hook moved to SessionEnd, which hooks.json never got.
+
+// switchInReach is how many words after its verb a switch's "from", its
+// "to" and the file it was made in may come.
+const switchInReach = 12
+
+// switchedInFile gives what a question's fields say a thing was switched
+// to in a file it names: the word after "to" (past "over", an article)
+// of a "from … to" after a verb of switching (switchVerbs), with "in" and a file's
+// name in the clause.
+func switchedInFile(fields []string) []addition {
+	var out []addition
+	lower := func(i int) string { return strings.ToLower(codeWord(fields[i])) }
+	for v := range fields {
+		if !slices.Contains(switchVerbs, lower(v)) || denied(fields, v, keepNegReach) {
+			continue
+		}
+		from, to, file := -1, -1, editedThing{}
+		for k := v + 1; k < len(fields) && k <= v+switchInReach; k++ {
+			switch w := lower(k); {
+			case w == "from" && from < 0:
+				from = k
+			case w == "to" && from >= 0 && to < 0:
+				to = k
+			case w == "in" && k+1 < len(fields) && file.file == "":
+				if e, ok := editedName(fields[k+1]); ok {
+					file = e
+				}
+			}
+			if strings.ContainsAny(fields[k][len(fields[k])-1:], ".,?!;") {
+				break
+			}
+		}
+		if to < 0 || file.file == "" {
+			continue
+		}
+		b := to + 1
+		for b < len(fields) && slices.Contains(placeArticles, lower(b)) {
+			b++
+		}
+		if b >= len(fields) {
+			continue
+		}
+		if words := addedWords(fields[b : b+1]); len(words) > 0 {
+			out = append(out, addition{file: file, words: words})
 		}
 	}
 	return out

@@ -475,6 +475,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Why was build_report.sh wired to the ReportEnd event in lib/report/checker_view.ex?", []string{"reportend added to lib/report/checker_view.ex", "build_report.sh with ReportEnd"}},
 		{"Why was build_report.sh wired to the render event in lib/report/checker_view.ex?", nil},
 		{"build_report.sh — which report hook event is it registered under in checker_view.ex?", nil},
+		// What a thing was switched to in a file was added to it.
+		{"Why did we switch the lookup limit in checker_view.ex from the render over to the ReportEnd event?", []string{"reportend added to checker_view.ex"}},
+		{"Why did we move the lookup limit from render to @limit in checker_view.ex?", nil},
+		{"Why didn't we move the lookup limit from render to ReportEnd in checker_view.ex?", nil},
+		{"Why did we move the lookup limit from render to ReportEnd, then look in checker_view.ex?", nil},
 		// A module is its file, and what the addition was for is
 		// named in it too.
 		{"What render clause did we add to CheckerView for the old_report links?", []string{"render old_report added to CheckerView"}},
