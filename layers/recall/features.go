@@ -41,8 +41,8 @@ var lightVerbs = []string{
 // particles make a phrasal verb of the verb just before them, whose
 // meaning is not its verb's: "wrap up a review" is closing it, which
 // memory tells as "Close review session" (six answerable questions of the
-// eval ask of the button that wraps up a review). A phrasal verb is not
-// judged.
+// eval call that button the one that "wraps up" a review). A phrasal verb
+// is not judged.
 var particles = []string{"around", "away", "back", "down", "in", "off", "on", "out", "over", "up"}
 
 // objectEnds end what a verb acts on: "pin a single message | in a
