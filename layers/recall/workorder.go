@@ -87,18 +87,7 @@ func epicOf(task string) string {
 // command, or more records of the epic than workScan.
 func (ix *Index) holdsWorkOrder(o workOrder) bool {
 	first, then := "", ""
-	read := 0
-	for at, d := range ix.docsHolding(epicOf(o.first)) {
-		if read++; read > workScan {
-			return true
-		}
-		if d.Layer != layerL1 || d.Kind != kindTool {
-			continue
-		}
-		f, _ := ix.l1Record(at, d)
-		if f.tool != "Bash" {
-			continue
-		}
+	complete := ix.epicCommands(epicOf(o.first), func(f l1Fields) bool {
 		for _, task := range tasksClosed(f.cmd) {
 			switch {
 			case closes(task, o.first) && (first == "" || f.ts < first):
@@ -107,8 +96,28 @@ func (ix *Index) holdsWorkOrder(o workOrder) bool {
 				then = f.ts
 			}
 		}
+		return true
+	})
+	return !complete || first == "" || then == "" || first <= then
+}
+
+// epicCommands calls each with the shell commands (L1's Bash records) of
+// the records holding an epic's id, until each returns false; it reports
+// whether it read them all, which past workScan records it does not.
+func (ix *Index) epicCommands(epic string, each func(f l1Fields) bool) bool {
+	read := 0
+	for at, d := range ix.docsHolding(epic) {
+		if read++; read > workScan {
+			return false
+		}
+		if d.Layer != layerL1 || d.Kind != kindTool {
+			continue
+		}
+		if f, _ := ix.l1Record(at, d); f.tool == "Bash" && !each(f) {
+			return true
+		}
 	}
-	return first == "" || then == "" || first <= then
+	return true
 }
 
 // closes reports whether a task a command closed is the one a question
@@ -220,26 +229,19 @@ func tasksAround(fields []string, i int) (before, after string) {
 // not, and without either the work is judged by the order memory closed
 // it in (holdsWorkOrder).
 func (ix *Index) holdsDependency(d dependency) bool {
-	read := 0
-	for at, doc := range ix.docsHolding(epicOf(d.task)) {
-		if read++; read > workScan {
-			return true
+	added, reversed := false, false
+	complete := ix.epicCommands(epicOf(d.task), func(f l1Fields) bool {
+		for _, a := range dependenciesAdded(f.cmd) {
+			added = added || closes(a.task, d.task) && closes(a.on, d.on)
+			reversed = reversed || closes(a.task, d.on) && closes(a.on, d.task)
 		}
-		if doc.Layer != layerL1 || doc.Kind != kindTool {
-			continue
-		}
-		f, _ := ix.l1Record(at, doc)
-		if f.tool != "Bash" {
-			continue
-		}
-		for _, added := range dependenciesAdded(f.cmd) {
-			switch {
-			case closes(added.task, d.task) && closes(added.on, d.on):
-				return true
-			case closes(added.task, d.on) && closes(added.on, d.task):
-				return false
-			}
-		}
+		return !added && !reversed
+	})
+	switch {
+	case !complete || added:
+		return true
+	case reversed:
+		return false
 	}
 	return ix.holdsWorkOrder(workOrder{first: d.on, then: d.task})
 }

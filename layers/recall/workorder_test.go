@@ -2,15 +2,17 @@ package recall
 
 import "testing"
 
+// closeAt is a command run at ts that closed what it names.
+func closeAt(ts, cmd string) map[string]any {
+	r := bash(cmd, 0, "✓ Closed")
+	r["ts"] = ts
+	return r
+}
+
 // TestWorkOrder: two tasks of an epic said to be done in an order are
 // held where memory closed them in that order; memory that closed the
 // second first never saw it, and a task it never closed cannot be told.
 func TestWorkOrder(t *testing.T) {
-	closeAt := func(ts, cmd string) map[string]any {
-		r := bash(cmd, 0, "✓ Closed")
-		r["ts"] = ts
-		return r
-	}
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		say("Working on report-abc: the lookups epic. report-xyz.1 is the docs task; v1.2 is out."),
@@ -41,11 +43,6 @@ func TestWorkOrder(t *testing.T) {
 // where memory added that dependency, and refused where it added the
 // other; without either, where memory closed the task depended on first.
 func TestDependencies(t *testing.T) {
-	closeAt := func(ts, cmd string) map[string]any {
-		r := bash(cmd, 0, "✓ Closed")
-		r["ts"] = ts
-		return r
-	}
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		bash("bd dep add report-abc.6 report-abc.5 && bd dep add report-abc.4 report-abc.3", 0, "✓ Added dependency: report-abc.6 depends on report-abc.5 (blocks)"),
