@@ -1963,6 +1963,9 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, f.String())
 		}
 	}
+	if way := optTold(ws); way != "" && !ix.holdsOptWay(way, ix.optSubject(text, tok), tok) {
+		unknown = append(unknown, way)
+	}
 	for _, s := range settingsOn(ws) {
 		if !slices.Contains(out, s) && !ix.holdsWordOf(s, tok) {
 			unknown = append(unknown, s+" turned on")
