@@ -190,7 +190,7 @@ type mergeInto struct{ what, into codeName }
 const mergeReach = 4
 
 // mergesInto gives the merges a question's fields state: a word of
-// merging, a name of code, "into" and another.
+// merging or folding (fold, combine), a name of code, "into" and another.
 func mergesInto(fields []string) []mergeInto {
 	nameIn := func(from int) (codeName, int) {
 		for j := from; j < len(fields) && j < from+mergeReach; j++ {
@@ -205,7 +205,7 @@ func mergesInto(fields []string) []mergeInto {
 	}
 	var out []mergeInto
 	for i, f := range fields {
-		if !slices.Contains(mergeWords, strings.ToLower(codeWord(f))) {
+		if !slices.Contains(foldWords, strings.ToLower(codeWord(f))) {
 			continue
 		}
 		what, at := nameIn(i + 1)

@@ -69,6 +69,8 @@ func TestMergeInto(t *testing.T) {
 		{"Why did we merge ReportPicker into ReportHighlighter?", nil},
 		{"Why did we merge the ReportPicker hook into the ReportHighlighter one?", nil},
 		{"Why did we merge the ReportHighlighter hook into ReportPicker?", []string{"ReportHighlighter merged into ReportPicker"}},
+		{"Why did we fold the ReportHighlighter hook into ReportPicker?", []string{"ReportHighlighter merged into ReportPicker"}},
+		{"Why did we fold ReportPicker into ReportHighlighter?", nil},
 		// A merge memory never tells is not judged here.
 		{"Why did we merge LedgerWorker into ExportWorker?", nil},
 	})
