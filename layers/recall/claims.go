@@ -3844,8 +3844,10 @@ var programs = []string{"bd", "bun", "cargo", "docker", "gh", "git", "go", "kube
 // no subcommand of git (15 never-happened questions of the eval name
 // such a command without a verb of running, `gh pr create` or `git
 // revert`; the 28 answerable ones that do name git add, commit and push,
-// which memory holds run).
+// which memory holds run). So is the beads tracker's: "why did we have to
+// bd reopen spotter-dov.2" (never57; memory never reopened a bead).
 var subcommands = map[string][]string{
+	"bd":     {"close", "create", "delete", "dep", "list", "ready", "reopen", "show", "sync", "update"},
 	"docker": {"build", "compose", "exec", "logs", "ps", "pull", "push", "run"},
 	"gh":     {"api", "auth", "issue", "pr", "release", "repo", "run", "workflow"},
 	"git": {"add", "am", "apply", "bisect", "blame", "branch", "checkout", "cherry-pick", "clean", "clone", "commit",

@@ -744,6 +744,10 @@ func TestToolRunsAndThemeSwitches(t *testing.T) {
 		// names it.
 		{"what did mix deps.audit flag?", []string{"mix deps.audit run"}},
 		{"what did mix ecto.migrate warn about?", nil},
+		// So is a subcommand of the beads tracker, with no verb of
+		// running.
+		{"why did we have to bd reopen report-x1?", []string{"bd reopen"}},
+		{"what did bd create print for the audit?", nil},
 		{"What did the Sobelow security scan flag in the report?", []string{"Sobelow run"}},
 		{"Did we ever run sobelow on the report?", []string{"sobelow run"}},
 		{"Why did we look up sobelow?", nil},
