@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -608,6 +609,43 @@ func TestUsersAnswersAreKept(t *testing.T) {
 	}
 	if strings.Contains(asks[1].Res, "ghp_abcdefghij") || !strings.Contains(asks[1].Res, "[REDACTED:") {
 		t.Errorf("a secret in an answer: %q", asks[1].Res)
+	}
+}
+
+// TestPipedCrashIsKept: a command piped through head or tail exits 0
+// whatever crashed; its record keeps the first line that says the program
+// stopped, after its first line, and a piped command that crashed nowhere,
+// or one not piped, keeps its first line alone.
+func TestPipedCrashIsKept(t *testing.T) {
+	out := "==> file_system\nCompiling 3 files (.ex)\nGenerated spotter app\n** (Mix) Could not start application opentelemetry: exited in: :opentelemetry_app.start(:normal, [])\n    ** (EXIT) an exception was raised:\n"
+	b := fixtures.NewBuilder("2.1.39", "s", fixtures.Root)
+	b.Prompt("run the tests")
+	for i, c := range []struct{ cmd, out string }{
+		{"mix test 2>&1 | head -100", out},
+		{"mix test 2>&1 | tail -5", "Compiling 3 files (.ex)\nthe test handles error: input\n297 tests, 0 failures\n"},
+		{"mix compile 2>&1 && ls", "==> file_system\nerror: pretend\n"},
+		{"mix compile 2>&1 | tail -3", "Compiling 2 files (.ex)\n    error: undefined function foo/0\n"},
+		{"mix compile 2>&1 || true", "==> file_system\n** (CompileError) boom\n"},
+	} {
+		id := "toolu_" + strconv.Itoa(i)
+		b.Assistant("msg_"+strconv.Itoa(i), fixtures.ToolUse(id, "Bash", map[string]any{"command": c.cmd}))
+		b.ToolResult(id, c.out, false, nil)
+	}
+	recs, _ := refineBytes(t, b.Bytes(), fixtures.Root)
+	runs := toolRecords(recs, "Bash")
+	if len(runs) != 5 {
+		t.Fatalf("want 5 Bash records, got %+v", recs)
+	}
+	for i, want := range []string{
+		"==> file_system … ** (Mix) Could not start application opentelemetry: exited in: :opentelemetry_app.start(:normal, [])",
+		"Compiling 3 files (.ex) … 297 tests, 0 failures",
+		"==> file_system",
+		"Compiling 2 files (.ex) … error: undefined function foo/0",
+		"==> file_system",
+	} {
+		if runs[i].Res != want {
+			t.Errorf("%s: got %q, want %q", runs[i].Cmd, runs[i].Res, want)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"github.com/memkeep/memkeep/layers/redact"
 	"github.com/memkeep/memkeep/layers/scrub"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -223,6 +224,16 @@ func (r *Refiner) fillResult(rec *Record, b block, f topFields) {
 		}
 		rec.Err = b.IsError || code != 0
 		rec.Res = r.short(text, rec.Err)
+		// A command piped through head, tail or grep exits 0 whatever
+		// crashed (`mix test 2>&1 | head -100` printing "** (Mix) Could
+		// not start application opentelemetry" under its progress
+		// lines): the crash is what a later question about the run
+		// quotes, and the first line never says it.
+		if _, rest, _ := strings.Cut(strings.TrimSpace(text), "\n"); !rec.Err && piped(rec.Cmd) {
+			if c := crashLine(rest); c != "" {
+				rec.Res += " … " + r.cleanCut(c, maxRes)
+			}
+		}
 		if rec.Res != "" && !rec.Err && redact.PrintsSecret(rec.Cmd) {
 			rec.Res = redact.CommandOutput
 		}
@@ -457,6 +468,31 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// crashLine gives the first line of out that says a program crashed or
+// stopped on an error, as it begins: "** (Mix) Could not start
+// application", "error: could not compile", "fatal: not a git
+// repository", "panic:", a Python traceback; "" if none does. A line that
+// only holds a word of failure (a test named "handles errors") is none.
+func crashLine(out string) string {
+	for l := range strings.Lines(out) {
+		l = strings.TrimSpace(strings.TrimLeft(l, " │|>"))
+		lower := strings.ToLower(l)
+		if strings.HasPrefix(l, "** (") || slices.ContainsFunc(crashOpens, func(p string) bool { return strings.HasPrefix(lower, p) }) {
+			return l
+		}
+	}
+	return ""
+}
+
+// piped reports whether a shell command pipes a program's output into
+// another, whose status is the command's.
+func piped(cmd string) bool {
+	return strings.Contains(strings.ReplaceAll(cmd, "||", ""), "|")
+}
+
+// crashOpens open a line of output that stops a program, lower case.
+var crashOpens = []string{"error:", "fatal:", "panic:", "traceback (most recent call last)"}
 
 // failureLine reports whether a line of output says what failed: it
 // holds a word of failure at a word's start ("error:", "** (KeyError)",
