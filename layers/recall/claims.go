@@ -2368,9 +2368,9 @@ func addedThings(fields []string) []addition {
 const switchInReach = 12
 
 // switchedInFile gives what a question's fields say a thing was switched
-// to in a file it names: the word after "to" (past "over", an article)
-// of a "from … to" after a verb of switching (switchVerbs), with "in" and a file's
-// name in the clause.
+// to in a file it names: the word after "to" (past an article) of a
+// "from … to" after a verb of switching (switchVerbs), with "in" and a
+// file's name in the clause.
 func switchedInFile(fields []string) []addition {
 	var out []addition
 	lower := func(i int) string { return strings.ToLower(codeWord(fields[i])) }
@@ -3525,8 +3525,9 @@ type flaggedWork struct{ flag, work, sub, verb string }
 // A question that names no work gives the flags that follow a verb of
 // git's told in English within flagVerbReach words ("pushed it with
 // --force-with-lease"; a command quoted whole is judged as such), judged
-// over all memory's commands: memory that never pushed with --force never saw a forced
-// push (two sets asked why a push was forced; every push was plain).
+// over all memory's commands: memory that never pushed with --force
+// never saw a forced push (two sets asked why a push was forced; every
+// push was plain).
 func flagsForWork(fields []string) []flaggedWork {
 	var flags []flaggedWork
 	work := ""
@@ -3576,13 +3577,14 @@ func flagVerb(fields []string, i int) string {
 			break
 		}
 		w := strings.ToLower(codeWord(fields[j]))
-		if !slices.ContainsFunc(gitVerbs, func(v string) bool { return w == v || inflects(w, v) }) {
+		v := slices.IndexFunc(gitVerbs, func(v string) bool { return w == v || inflects(w, v) })
+		if v < 0 {
 			continue
 		}
 		if j > 0 && strings.EqualFold(fields[j-1], "to") && (j < 2 || !slices.Contains(mustVerbs, strings.ToLower(fields[j-2]))) {
 			return "" // asked for, not done: "when I told you to push with --force"
 		}
-		return gitVerbs[slices.IndexFunc(gitVerbs, func(v string) bool { return w == v || inflects(w, v) })]
+		return gitVerbs[v]
 	}
 	return ""
 }
