@@ -3900,7 +3900,14 @@ type quotedCommand struct{ prog, arg string }
 // when its words say one ran: a program's name (a word of lower-case
 // letters) and an argument that is no flag.
 func quotedCommandsRun(query string, ws []string) []quotedCommand {
-	if !slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(ranWords, w) }) {
+	ran := false
+	for i, w := range ws {
+		// What a command runs in its turn ("what does it run", "the
+		// alias, which runs credo") is no run of it (fresh85 asked what
+		// the planned `mix quality` alias runs, and was refused).
+		ran = ran || slices.Contains(ranWords, w) && !((w == "run" || w == "runs") && i > 0 && slices.Contains([]string{"it", "that", "which"}, ws[i-1]))
+	}
+	if !ran {
 		return nil
 	}
 	var out []quotedCommand

@@ -126,6 +126,9 @@ func TestQuotedCommandRun(t *testing.T) {
 		{"Why did `node assets/build.js` fail when we ran it?", nil},
 		// A command quoted without a word of running is not judged here.
 		{"Is `mix igniter.install credo` the way to add credo?", nil},
+		// What the command runs in its turn is no run of it.
+		{"Did the `mix igniter.install credo` task planned for the tools ever exist, and what does it run?", nil},
+		{"What did `mix igniter.install credo` print when it ran?", []string{"mix igniter.install run"}},
 	})
 }
 
