@@ -11,7 +11,7 @@ import (
 // off unless somebody sets the opt-in flag". Memory that saw it so tells
 // of opting in; memory that tells only of opting out of that thing ("Respect
 // SPOTTER_OTEL_ENABLED environment variable for opt-out behavior") saw it
-// on by default (six sets said the tracing was opt-in; the one answerable
+// on by default (five sets said the tracing was opt-in; the one answerable
 // question asks which variable lets you opt out).
 
 // optWays are the two ways a default is told, each with its words as
@@ -87,7 +87,7 @@ func (ix *Index) holdsOptWay(way string, subject []string, tok *tokenizer) bool 
 func (ix *Index) optSubject(text string, tok *tokenizer) []string {
 	var out []string
 	for _, t := range tok.terms(text) {
-		if slices.Contains([]string{"opt", "unless", "until", "disabl", "off"}, t) || slices.Contains(out, t) || ix.df(t) == 0 || ix.df(t) > claimScan {
+		if slices.Contains([]string{"opt", "unless", "disabl"}, t) || slices.Contains(out, t) || ix.df(t) == 0 || ix.df(t) > claimScan {
 			continue
 		}
 		out = append(out, t)
