@@ -375,7 +375,7 @@ func (r *Refiner) short(s string, isErr bool) string {
 		// says what failed ("error: undefined function get/2"), which
 		// questions about the failure quote.
 		for l := range strings.Lines(rest) {
-			if l = strings.TrimSpace(strings.TrimLeft(l, " │|>")); failureLine(l) {
+			if l = bareLine(l); failureLine(l) {
 				line, rest = l, ""
 				break
 			}
@@ -469,6 +469,10 @@ func allDigits(s string) bool {
 	return true
 }
 
+// bareLine gives a line of output without the gutter a compiler draws
+// before it ("     │", "> ") and its spaces.
+func bareLine(l string) string { return strings.TrimSpace(strings.TrimLeft(l, " │|>")) }
+
 // crashLine gives the first line of out that says a program crashed or
 // stopped on an error, as it begins: "** (Mix) Could not start
 // application", "error: could not compile", "fatal: not a git
@@ -476,7 +480,7 @@ func allDigits(s string) bool {
 // only holds a word of failure (a test named "handles errors") is none.
 func crashLine(out string) string {
 	for l := range strings.Lines(out) {
-		l = strings.TrimSpace(strings.TrimLeft(l, " │|>"))
+		l = bareLine(l)
 		lower := strings.ToLower(l)
 		if strings.HasPrefix(l, "** (") || slices.ContainsFunc(crashOpens, func(p string) bool { return strings.HasPrefix(lower, p) }) {
 			return l

@@ -156,7 +156,7 @@ func (ix *Index) sharedBy(topic []string, tok *tokenizer, texts func(doc, l1Fiel
 	// doesnt seem to start".
 	forms := make([][]string, len(topic))
 	for i, t := range topic {
-		forms[i] = append([]string{t}, synonyms(t)...)
+		forms[i] = groupTerms(t)
 	}
 	for _, t := range topic {
 		if df := ix.df(t); df == 0 || df > claimScan {

@@ -3526,8 +3526,8 @@ type flaggedWork struct{ flag, work, sub, verb string }
 // git's told in English within flagVerbReach words ("pushed it with
 // --force-with-lease"; a command quoted whole is judged as such), judged
 // over all memory's commands: memory that never pushed with --force
-// never saw a forced push (two sets asked why a push was forced; every
-// push was plain).
+// never saw a forced push (every push of the real sessions was plain;
+// the sets name a forced push as a thing, "force push", judged so).
 func flagsForWork(fields []string) []flaggedWork {
 	var flags []flaggedWork
 	work := ""
@@ -3770,7 +3770,7 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 // Forced pushes told in words. A question may tell a forced push by what
 // it did: "why did we have to overwrite the remote branch history when
 // pushing". Memory that saw it holds a push run with a flag of forcing;
-// memory whose pushes were plain never saw one (three sets asked why the
+// memory whose pushes were plain never saw one (two sets asked why the
 // push after an amend overwrote the remote; it was a fast-forward).
 
 // overwriteWords overwrite what follows them.

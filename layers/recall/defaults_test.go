@@ -23,3 +23,20 @@ func TestDefaultsToldTheOtherWay(t *testing.T) {
 		{"Why is the scroll off unless I opt in?", nil},
 	})
 }
+
+// TestDefaultsSubjectIsNotACommonWord: a record of opting is of the thing a
+// question names by a term memory holds in at most claimScan records; one
+// sharing only a word of every other record (the report) is of no thing.
+func TestDefaultsSubjectIsNotACommonWord(t *testing.T) {
+	m := newMemory(t)
+	var recs []map[string]any
+	for i := range claimScan + 10 {
+		recs = append(recs, say("The report renders step "+itoa(i)+"."))
+	}
+	recs = append(recs, say("Respect TRACE_ENABLED for opt-out behavior of the report."))
+	m.l1("2026-02-11_1000_aaaa1111", false, recs...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why is the report off unless you opt in?", nil},
+		{"Why is TRACE_ENABLED off unless you opt in?", []string{"opt-in"}},
+	})
+}

@@ -122,10 +122,10 @@ func adverb(w string) bool {
 // object word's group), in one record; past claimScan records that hold
 // both it is taken as held.
 func (ix *Index) holdsFeature(f feature, tok *tokenizer) bool {
-	verbs := groupTerms(tok.terms(f.verb))
+	verbs := groupTerms(tok.terms(f.verb)...)
 	var things []string
 	for _, w := range f.object {
-		for _, t := range groupTerms(tok.terms(w)) {
+		for _, t := range groupTerms(tok.terms(w)...) {
 			if ix.df(t) > 0 && !slices.Contains(things, t) {
 				things = append(things, t)
 			}
@@ -159,17 +159,4 @@ func (ix *Index) holdsFeature(f feature, tok *tokenizer) bool {
 		}
 	}
 	return false
-}
-
-// groupTerms gives terms and the words of their thesaurus groups.
-func groupTerms(terms []string) []string {
-	out := slices.Clone(terms)
-	for _, t := range terms {
-		for _, s := range synonyms(t) {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
 }

@@ -84,7 +84,7 @@ const migrationReach = 6
 // the column is taken as held.
 func (ix *Index) holdsMigrationColumn(c migrationColumn, tok *tokenizer) bool {
 	col, table := tok.stem(c.column), tok.stem(c.table)
-	cols, tables := append([]string{col}, synonyms(col)...), append([]string{table}, synonyms(table)...)
+	cols, tables := groupTerms(col), groupTerms(table)
 	migration := tok.stem("migration")
 	read := 0
 	for _, cs := range cols {

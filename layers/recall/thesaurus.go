@@ -64,6 +64,21 @@ func synonyms(t string) []string {
 	}
 }
 
+// groupTerms gives terms, then the words of their thesaurus groups not
+// among them: what a check that reads memory for a word "as written or
+// in a word of its group" looks for.
+func groupTerms(terms ...string) []string {
+	out := slices.Clone(terms)
+	for _, t := range terms {
+		for _, s := range synonyms(t) {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // stemGroups stems every word of the thesaurus text, keeping its groups
 // and comments: what thesaurus.stems holds.
 func stemGroups(text string) string {

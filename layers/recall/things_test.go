@@ -1105,7 +1105,7 @@ func TestForcedPushTold(t *testing.T) {
 }
 
 // TestFailureKinds: a kind of failure (a deadlock, a race condition, lock
-// contention) is a thing, seen only where memory names it: four sets
+// contention) is a thing, seen only where memory names it: three sets
 // asked how the SQLite lock contention or a deadlock was fixed, which
 // memory never tells.
 func TestFailureKinds(t *testing.T) {

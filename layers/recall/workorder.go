@@ -152,8 +152,8 @@ func tasksClosed(cmd string) []string {
 // spotter-0p7.1: the first depends on the second); memory that saw the
 // work done closed the task depended on first. A dependency memory
 // added the other way round, or work it closed in the other order, never
-// waited so (two sets, each from a helper of its own, turned a
-// dependency of the epic round).
+// waited so (three sets, each from a helper of its own, turned a
+// dependency of an epic round).
 
 // dependency is a task a question says depended on another.
 type dependency struct{ task, on string }
