@@ -1957,12 +1957,6 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, th+" adopted")
 		}
 	}
-	for _, f := range askedFeatures(fields) {
-		// A feature verb (reopen, undo) is judged as a thing.
-		if !featureVerb(f.verb) && !ix.holdsFeature(f, tok) {
-			unknown = append(unknown, f.String())
-		}
-	}
 	if way := optTold(ws); way != "" && !ix.holdsOptWay(way, ix.optSubject(text, tok), tok) {
 		unknown = append(unknown, way)
 	}

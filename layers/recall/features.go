@@ -48,9 +48,10 @@ var particles = []string{"around", "away", "back", "down", "in", "off", "on", "o
 // objectEnds end what a verb acts on: "pin a single message | in a
 // conversation view".
 var objectEnds = []string{
-	"after", "and", "as", "at", "because", "before", "but", "by", "for", "from", "if", "in", "into", "like",
-	"of", "on", "onto", "or", "so", "than", "that", "then", "through", "to", "using", "via", "when", "where",
-	"which", "while", "with", "without",
+	"across", "after", "among", "and", "as", "at", "because", "before", "beneath", "between", "but", "by",
+	"for", "from", "if", "in", "inside", "into", "like", "of", "on", "onto", "or", "so", "than", "that",
+	"then", "through", "to", "under", "underneath", "using", "via", "when", "where", "which", "while", "with",
+	"within", "without",
 }
 
 // featureReach is how many terms from the verb a word of its object may
@@ -69,19 +70,59 @@ type feature struct {
 
 func (f feature) String() string { return f.verb + " " + strings.Join(f.object, " ") }
 
+// featurePeople are who a question says may do a thing with the app,
+// after "let" or "allow" ("the box that lets me search …", "allows
+// reviewers to reply …") or after "how do" ("how do people reply …").
+var featurePeople = []string{
+	"anyone", "colleagues", "everyone", "me", "others", "people", "reviewers", "someone", "teammates", "us",
+	"users", "you",
+}
+
+// featureLets are the verbs that give someone a feature: "the button that
+// lets me …", "allows users to …".
+var featureLets = []string{"allow", "allowed", "allowing", "allows", "enable", "enables", "let", "lets", "letting"}
+
+// featurePreps stand between a verb and what it acts on ("search for a
+// phrase", "reply to a note"): the object is read past them.
+var featurePreps = []string{"across", "for", "on", "to", "through", "with"}
+
 // askedFeatures gives the features a question asks how to use: the verb
-// after "how do I" (past its adverbs) and the content words of its object,
-// up to the first word that ends it. A light verb, or a verb with no
-// object, is not judged.
+// after "how do I" (past its adverbs), after "lets me" or "allows users
+// to", after "how do people", or before a "me" the app does it for ("how
+// does Spotter mail me …"), and the content words of its object, up to
+// the first word that ends it. A light verb, or a verb with no object, is
+// not judged; nor is what a denial says was not let ("git wouldn't let us
+// stage it").
 func askedFeatures(fields []string) []feature {
 	var out []feature
 	lower := func(i int) string { return strings.ToLower(strings.Trim(fields[i], "`\"'()[]{},;?!.:“”‘’*")) }
 	ends := func(i int) bool { return strings.ContainsAny(fields[i][len(fields[i])-1:], ",;?!.:") }
 	for i := 0; i+3 < len(fields); i++ {
-		if lower(i) != "how" || !slices.Contains(featureAsks, lower(i+1)) || !slices.Contains(featureSubjects, lower(i+2)) {
+		v := -1
+		switch w := lower(i); {
+		case w == "how" && slices.Contains(featureAsks, lower(i+1)) && slices.Contains(featureSubjects, lower(i+2)):
+			v = i + 3
+		case w == "how" && (lower(i+1) == "do" || lower(i+1) == "can") && lower(i+2) != "we" && lower(i+2) != "i" &&
+			slices.Contains(featurePeople, lower(i+2)) && !ends(i+2):
+			v = i + 3
+		case w == "how" && lower(i+1) == "does":
+			// "how does Spotter mail me", "how does the dashboard
+			// mail me": the verb is the word before the person.
+			for k := i + 3; k < min(len(fields)-1, i+6) && !ends(k-1); k++ {
+				if slices.Contains([]string{"me", "us", "you"}, lower(k+1)) {
+					v = k
+					break
+				}
+			}
+		case slices.Contains(featureLets, w) && slices.Contains(featurePeople, lower(i+1)) && !ends(i+1) && !deniedBefore(fields, i):
+			v = i + 2
+			if lower(v) == "to" {
+				v++
+			}
+		}
+		if v < 0 {
 			continue
 		}
-		v := i + 3
 		for v < len(fields) && adverb(lower(v)) {
 			v++
 		}
@@ -95,7 +136,19 @@ func askedFeatures(fields []string) []feature {
 		if v+1 < len(fields) && slices.Contains(particles, lower(v+1)) {
 			continue
 		}
-		for j := v + 1; j < len(fields) && !ends(j-1) && len(f.object) < maxObjectWords; j++ {
+		start := v + 1
+		if start < len(fields) && slices.Contains(featurePreps, lower(start)) {
+			start++
+		}
+		if start+1 < len(fields) && (lower(start) == "each" && lower(start+1) == "other" || lower(start) == "one" && lower(start+1) == "another") {
+			// "reply to each other underneath a note": what they do it
+			// on follows.
+			start += 2
+			if start < len(fields) && !ends(start-1) && slices.Contains(objectEnds, lower(start)) {
+				start++
+			}
+		}
+		for j := start; j < len(fields) && !ends(j-1) && len(f.object) < maxObjectWords; j++ {
 			w := lower(j)
 			if slices.Contains(objectEnds, w) {
 				break
@@ -159,4 +212,30 @@ func (ix *Index) holdsFeature(f feature, tok *tokenizer) bool {
 		}
 	}
 	return false
+}
+
+// claimHolds reports whether one of the claims holds the feature's verb
+// or a word of its object.
+func claimHolds(claims []string, f feature) bool {
+	for _, c := range claims {
+		ws := strings.Fields(strings.ToLower(c))
+		if slices.Contains(ws, f.verb) || slices.ContainsFunc(f.object, func(o string) bool { return slices.Contains(ws, o) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownFeatures gives the features a question asks how to use that
+// memory never saw done. A feature verb (reopen, undo) was judged as a
+// thing, and a feature whose words a claim already judged (out) holds was
+// judged with it.
+func (ix *Index) unknownFeatures(fields, out []string, tok *tokenizer) []string {
+	var unknown []string
+	for _, f := range askedFeatures(fields) {
+		if !featureVerb(f.verb) && !claimHolds(out, f) && !ix.holdsFeature(f, tok) {
+			unknown = append(unknown, f.String())
+		}
+	}
+	return unknown
 }

@@ -40,5 +40,24 @@ func TestFeaturesAskedHowToUse(t *testing.T) {
 		{"How do I wrap up the message row?", nil},
 		{"how do we pin a message row?", nil},
 		{"how do I pin it?", nil},
+		// Asked as what the app lets someone do, or does for them: the
+		// verb after "lets me", "allows users to", "how do people", or
+		// before the "me" it is done for, read past a preposition and a
+		// "to each other".
+		{"Where is the box that lets me pin a single message?", []string{"pin single message"}},
+		{"Which toggle allows reviewers to pin the message row?", []string{"pin message row"}},
+		{"How do reviewers pin a message row?", []string{"pin message row"}},
+		{"How does the dashboard mail me a message row digest?", []string{"mail message row digest"}},
+		{"Where is the box that lets me search for a single message?", []string{"search single message"}},
+		{"How do people chat to each other underneath a message row?", []string{"chat message row"}},
+		{"Where is the code that lets you share a link to one review?", nil},
+		{"How do people share a link to one review?", nil},
+		{"How does the report let me pin a message row?", []string{"pin message row"}},
+		// What a denial says was not let is no feature asked for.
+		{"The report wouldn't let us pin the message row, why?", nil},
+		// Who does it is one of people, not a thing (whose verb is not
+		// known to follow it).
+		{"How do report viewers pin a single message?", nil},
+		{"Which setting lets the worker pin a message row?", nil},
 	})
 }

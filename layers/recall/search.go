@@ -1449,6 +1449,9 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			out = append(out, th)
 		}
 	}
+	if judgesClaims(query) {
+		out = append(out, ix.unknownFeatures(fields, out, tok)...)
+	}
 	return out
 }
 
@@ -1764,10 +1767,12 @@ func (ix *Index) opensPath(text string) bool {
 
 // searchOnly reports whether an L1 record holds the lower-case name t
 // only in what it searched for: a Grep's or Glob's pattern, or a search
-// program's part of a shell command, and not in what it printed.
+// program's part of a shell command, and not in what it printed but for
+// the search saying the name is not there ("find: ‘assets/css’: No such
+// file or directory").
 func searchOnly(f l1Fields, t string) bool {
 	has := func(s string) bool { return strings.Contains(strings.ToLower(s), t) }
-	if f.kind != "tool" || has(f.res) || has(f.text) || has(f.file) || has(f.diff) || has(f.arg) {
+	if f.kind != "tool" || has(foundLines(f.res)) || has(f.text) || has(f.file) || has(f.diff) || has(f.arg) {
 		return false
 	}
 	switch f.tool {
@@ -1787,6 +1792,25 @@ func searchOnly(f l1Fields, t string) bool {
 		return searched
 	}
 	return false
+}
+
+// missingPath are what a program prints of a path that is not there.
+var missingPath = []string{"no such file or directory", "cannot access", "does not exist"}
+
+// foundLines gives a search's output without the lines that say a path
+// it was given is not there.
+func foundLines(res string) string {
+	if !slices.ContainsFunc(missingPath, func(m string) bool { return strings.Contains(strings.ToLower(res), m) }) {
+		return res
+	}
+	var b strings.Builder
+	for line := range strings.Lines(res) {
+		lower := strings.ToLower(line)
+		if !slices.ContainsFunc(missingPath, func(m string) bool { return strings.Contains(lower, m) }) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // commandParts splits a shell command at its pipes, its lists and its

@@ -753,7 +753,7 @@ func TestToolRunsAndThemeSwitches(t *testing.T) {
 		{"Why did we look up sobelow?", nil},
 		{"What did credo complain about in the report commit?", nil},
 		{"When did we add a light/dark switch to the report page?", []string{"light/dark"}},
-		{"Did we ever let users flip the report page between light and dark colours?", []string{"light dark"}},
+		{"Did we ever let users flip the report page between light and dark colours?", []string{"light dark", "flip report page"}},
 		{"Which colours do the light theme and the dark code blocks use?", nil},
 		{"How does the report list page show the digests from DigestQueue?", []string{"report list with DigestQueue"}},
 		{"How does the report list page show the lookups?", nil},
@@ -888,6 +888,8 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "Grep", "pat": "ReportViewTest", "res": "No matches found"},
 		bash(`rg -n "report_cache" lib`, 0, "lib/report.ex:4: @report_cache :report_cache"),
 		bash(`grep -rn "pane_list" lib | head`, 0, "lib/pane_list_live.ex:1"),
+		bash(`find assets/css -name "*.css"`, 1, "find: ‘/home/u/report/assets/css’: No such file or directory"),
+		bash(`find priv/static/css priv/static/old -name "*.css"`, 1, "priv/static/css/report.css\nfind: ‘priv/static/old’: No such file or directory"),
 		say("The report page lists open notes; a note can be closed with the close action."),
 		say("Added a retry_count column to the report."),
 		map[string]any{"ts": "2026-02-11T10:00:04Z", "k": "tool", "tool": "Grep", "pat": "visible", "res": "20 lines"},
@@ -903,6 +905,10 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		{"Where did we put the Tailwind classes for the report?", []string{"Tailwind"}},
 		{"Which report test imports ReportViewTest?", nil},
 		{"Where is report_cache set?", nil},
+		// A search that says the path it was given is not there never
+		// saw it; one that listed it did.
+		{"Which file under assets/css/ styles the report rows?", []string{"assets/css"}},
+		{"Which file under priv/static/css/ styles the report rows?", nil},
 		{"Which module is pane_list_live?", nil},
 		{"How do I reopen a note after it was closed on the report page?", []string{"reopen"}},
 		{"How did we implement reopening closed notes?", []string{"reopening"}},
