@@ -3852,6 +3852,9 @@ var subcommands = map[string][]string{
 	"kubectl": {"apply", "create", "delete", "describe", "exec", "get", "logs", "rollout"},
 }
 
+// determiners before a program's name make its subcommand a noun.
+var determiners = []string{"a", "an", "each", "every", "its", "our", "that", "the", "this", "what", "which", "whose"}
+
 // commandsRun gives the commands a question's fields say were run, each
 // as its program and subcommand ("mix xref", "mix deps.get", "gh pr").
 func commandsRun(fields []string) []string {
@@ -3862,6 +3865,10 @@ func commandsRun(fields []string) []string {
 		sub := strings.TrimRight(strings.Trim(fields[i+1], "`\"')"), ".,;:?!")
 		switch {
 		case !ran && !slices.Contains(subcommands[prog], sub):
+			continue
+		case !ran && i > 0 && slices.Contains(determiners, strings.ToLower(strings.Trim(fields[i-1], "`\"'(,"))):
+			// "the git remote the branches are pushed to", "which git
+			// worktree": a thing of the program's, not a run of it.
 			continue
 		case !slices.Contains(programs, prog) || sub == "" || strings.HasPrefix(sub, "-") || strings.ToLower(sub) != sub ||
 			strings.IndexFunc(sub, func(r rune) bool { return !unicode.IsLetter(r) && r != '.' && r != '-' && r != '_' }) >= 0:

@@ -64,7 +64,8 @@ func (ix *Index) seenKind(name []queryWord, tok *tokenizer) bool {
 	var long []string
 	for _, m := range ms {
 		if !strings.Contains(m, " ") {
-			if ix.df(m) > 0 {
+			// A member memory only searched for was never seen.
+			if ix.df(m) > 0 && !ix.searchedFor(m) {
 				return true
 			}
 		} else {

@@ -60,6 +60,23 @@ func TestKindSeenByItsMember(t *testing.T) {
 	wantUnknown(t, chat.open(), []unknownCase{
 		{"Which module posts to our team chat when a session ends?", nil},
 	})
+	// A kind of several words is a thing whether or not things.txt
+	// lists it, and is seen by a member memory holds, not by one it only
+	// searched for, nor by a word of its own ("CSS" is no CSS framework).
+	styles := newMemory(t)
+	styles.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The badges are styled in report.css."),
+		map[string]any{"ts": "2026-02-11T10:00:03Z", "k": "tool", "tool": "Grep", "pat": "css|esbuild|tailwind", "res": "0 files"})...)
+	wantUnknown(t, styles.open(), []unknownCase{
+		{"Which utility-class CSS framework colours the badges?", []string{"CSS framework"}},
+		{"Which CSS file colours the badges?", nil},
+	})
+	tailwind := newMemory(t)
+	tailwind.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The badges use Tailwind classes in report.css."))...)
+	wantUnknown(t, tailwind.open(), []unknownCase{
+		{"Which utility-class CSS framework colours the badges?", nil},
+	})
 }
 
 // TestKindNotSeenOnCommonWords: a member whose words memory holds too

@@ -238,7 +238,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 		for i := 0; i < len(run); {
 			n := min(maxThingWords, len(run)-i)
 			for ; n > 0; n-- {
-				if writesThing(run[i : i+n]) {
+				if writesThing(run[i:i+n]) || n > 1 && members(stemsOf(run[i:i+n])) != nil {
 					break
 				}
 			}
@@ -270,8 +270,8 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 // (SQL Server, App Engine) is not one of kindWords.
 func (ix *Index) seenByName(run []queryWord, tok *tokenizer) bool {
 	n := len(run)
-	if n < 2 || !slices.Contains(kindWords, strings.ToLower(run[n-1].text)) {
-		return false
+	if n < 2 || !slices.Contains(kindWords, strings.ToLower(run[n-1].text)) || members(stemsOf(run)) != nil {
+		return false // a kind ("CSS framework") is seen by its members
 	}
 	head := run[:n-1]
 	named := !slices.ContainsFunc(head, func(w queryWord) bool { return !w.name })

@@ -502,6 +502,10 @@ func TestUnknownThings(t *testing.T) {
 		{"What did git stash keep of the report?", []string{"git stash"}},
 		{"What message did git commit get for the build notes?", nil},
 		{"Why did git refuse the report?", nil},
+		// After a determiner the subcommand is a noun, a thing of the
+		// program's: no run of it.
+		{"What's the git remote the report is pushed to?", nil},
+		{"What did git remote print for the report?", []string{"git remote"}},
 		{"Why did I ask you to squash the report commits into one?", []string{"squash the report commits into one said by the user", "squash"}},
 		{"Which migration blew up on the staging box?", []string{"staging box"}},
 		// A redaction mark's words are no mention: memory never told of
