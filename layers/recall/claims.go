@@ -97,11 +97,16 @@ func durations(text string) []duration {
 				end++
 			}
 			n := wordNumber(lower[i:end])
+			span := false
 			if w := lower[i:end]; n == 0 && (w == "every" || (w == "a" || w == "an") && strings.HasSuffix(lower[:i], "once ")) {
 				n = 1 // "every minute", "once a minute"
+			} else if n == 0 && (w == "a" || w == "an") && strings.HasSuffix(lower[:i], "for ") {
+				// "good for a whole day": a span, one of a unit of a
+				// minute or longer ("for a second time" counts).
+				n, span = 1, true
 			}
 			if n > 0 {
-				if ms, to := unitAfter(lower, end, n); ms > 0 {
+				if ms, to := unitAfter(lower, end, n); ms > 0 && (!span || ms >= 60_000) {
 					out = append(out, duration{text[i:to], n * ms, i, to})
 				}
 			}

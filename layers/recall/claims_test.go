@@ -31,6 +31,10 @@ func TestDurations(t *testing.T) {
 		{"5 messages in 2 sessions", nil},
 		{"it sweeps once a minute, and polls every second", []int64{60_000, 1_000}},
 		{"a minute later, every 15s, an hour", []int64{15_000}},
+		// "For a" a unit of a minute or longer is a span; "for a second
+		// time" is no duration.
+		{"valid for a whole day, kept for an hour", []int64{86_400_000, 3_600_000}},
+		{"retried for a second time", nil},
 		{"one more second, someone's hours, fives", nil},
 	} {
 		var got []int64

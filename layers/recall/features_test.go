@@ -47,7 +47,7 @@ func TestFeaturesAskedHowToUse(t *testing.T) {
 		{"Where is the box that lets me pin a single message?", []string{"pin single message"}},
 		{"Which toggle allows reviewers to pin the message row?", []string{"pin message row"}},
 		{"How do reviewers pin a message row?", []string{"pin message row"}},
-		{"How does the dashboard mail me a message row digest?", []string{"mail message row digest"}},
+		{"How does the dashboard beep me a message row digest?", []string{"beep message row digest"}},
 		{"Where is the box that lets me search for a single message?", []string{"search single message"}},
 		{"How do people chat to each other underneath a message row?", []string{"chat message row"}},
 		{"Where is the code that lets you share a link to one review?", nil},

@@ -83,3 +83,72 @@ func phrasalsOf(query string, tok *tokenizer) []phrasal {
 	}
 	return out
 }
+
+// Things told by a phrasal verb: "back out the commit" is a revert, "roll
+// back" a rollback, "sign in" a login. Memory that never holds the thing
+// never did what the phrase tells (fresh89 asked why the syntax colouring
+// commit was backed out; it never was).
+
+// toldThing is a listed thing a query tells in other words: the words,
+// and the stem of the thing.
+type toldThing struct{ words, verb, particle, thing string }
+
+// verbLeads come before a verb in its plain form: a subject (one of
+// featurePeople), "did", a modal, "to", a word of denying.
+var verbLeads = append([]string{
+	"be", "been", "can", "could", "did", "do", "does", "get", "got", "i", "never", "not", "should", "they", "to", "was",
+	"we", "were", "will", "would",
+}, featurePeople...)
+
+// toldThings gives the listed things a query tells by a phrasal verb: an
+// inflected verb ("backed out", "rolled back"), or a plain one after a
+// word that leads a verb ("did we back out"), and not before "of".
+func toldThings(query string, tok *tokenizer) []toldThing {
+	var out []toldThing
+	ws := countWords(query)
+	for i := 0; i+1 < len(ws); i++ {
+		v := tok.stem(ws[i])
+		if i+2 < len(ws) && ws[i+2] == "of" || ws[i] == v && (i == 0 || !slices.Contains(verbLeads, ws[i-1])) {
+			// "split it back out of the worker", "ripped the cache
+			// back out": "back" is no verb there.
+			continue
+		}
+		if k := slices.IndexFunc(phrasalVerbs, func(p phrasalVerb) bool { return p.verb == v && p.particle == ws[i+1] }); k >= 0 && isThing(phrasalVerbs[k].means) {
+			out = append(out, toldThing{ws[i] + " " + ws[i+1], v, ws[i+1], phrasalVerbs[k].means})
+		}
+	}
+	return out
+}
+
+// unknownTold gives the things a query tells (toldThings) that memory
+// never holds, nor tells by the same phrasal verb ("Rolled back the
+// migration"), by the words that tell them.
+func (ix *Index) unknownTold(query string, out []string, tok *tokenizer) []string {
+	var unknown []string
+	for _, t := range toldThings(query, tok) {
+		qw := []queryWord{{text: t.thing, stem: t.thing}}
+		if !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && !ix.holdsPhrasal(t.verb, t.particle, tok) && !slices.Contains(out, t.words) {
+			unknown = append(unknown, t.words)
+		}
+	}
+	return unknown
+}
+
+// holdsPhrasal reports whether a record of memory holds the verb (its
+// stem) and its particle side by side; past claimScan records holding the
+// verb it is taken as held.
+func (ix *Index) holdsPhrasal(verb, particle string, tok *tokenizer) bool {
+	read := 0
+	for at, d := range ix.docsHolding(verb) {
+		if read++; read > claimScan {
+			return true
+		}
+		ws := countWords(ix.docText(at, d))
+		for i := 0; i+1 < len(ws); i++ {
+			if ws[i+1] == particle && tok.stem(ws[i]) == verb {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -49,3 +49,32 @@ func TestPhrasalVerbsAreStems(t *testing.T) {
 		}
 	}
 }
+
+// TestPhrasalThings: a listed thing told by a phrasal verb ("back out"
+// for revert, "sign in" for login) is judged as the thing: held where
+// memory holds the thing or the same phrasal verb, never seen otherwise.
+// "Back" before "out of", or after an object ("ripped it back out"), is
+// no such verb.
+func TestPhrasalThings(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The ledger commit landed after the tests passed."),
+		say("Rolled back the report migration and ran it again."),
+		say("The export step runs inside the ledger worker."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"why did we back out the ledger commit?", []string{"back out"}},
+		{"why was the ledger commit backed out?", []string{"backed out"}},
+		{"How do people sign in to the ledger?", []string{"sign in"}},
+		{"why was the report migration rolled back?", nil},
+		{"Why did we back out of the ledger plan?", nil},
+		// A phrasal verb whose meaning is no listed thing is not judged.
+		{"Why did we stub out the ledger worker?", nil},
+		{"Why did the ledger worker take the export step back out?", nil},
+	})
+	reverted := newMemory(t)
+	reverted.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("Reverted the ledger commit: it broke the tests."))...)
+	wantUnknown(t, reverted.open(), []unknownCase{
+		{"why did we back out the ledger commit?", nil},
+	})
+}

@@ -1449,6 +1449,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			out = append(out, th)
 		}
 	}
+	out = append(out, ix.unknownTold(query, out, tok)...)
 	if judgesClaims(query) {
 		out = append(out, ix.unknownFeatures(fields, out, tok)...)
 	}

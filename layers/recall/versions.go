@@ -167,10 +167,14 @@ const backReach = 6
 // saysDowngrade reports whether a question's words (countWords) say in
 // other words that a dependency went back to an older release: a verb of
 // taking back, "back", and within a few words "to" and an older release
-// ("an older version") or a version's number ("10.x", "1.8"). The word
-// "downgrade" itself is a thing (things.txt), judged as one.
+// ("an older version") or a version's number ("10.x", "1.8"), or a verb
+// of pinning near an older release. The word "downgrade" itself is a
+// thing (things.txt), judged as one.
 func saysDowngrade(ws []string) bool {
 	for i, w := range ws {
+		if pinned(ws, i) {
+			return true
+		}
 		if !slices.Contains(backVerbs, w) {
 			continue
 		}
@@ -190,6 +194,25 @@ func saysDowngrade(ws []string) bool {
 	}
 	return false
 }
+
+// pinned reports whether ws[i] is a verb of pinning with an older
+// release a few words before or after it, its name between ("which older
+// lazy_html version did we pin to").
+func pinned(ws []string, i int) bool {
+	if !slices.Contains(pinVerbs, ws[i]) {
+		return false
+	}
+	near := ws[max(0, i-backReach):min(len(ws), i+backReach+1)]
+	for k, o := range near {
+		if slices.Contains(olderWords, o) && slices.ContainsFunc(near[k+1:min(len(near), k+3)], func(r string) bool { return slices.Contains(releaseWords, r) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// pinVerbs hold a dependency at a release.
+var pinVerbs = []string{"pin", "pinned", "pinning", "lock", "locked", "locking"}
 
 // holdsDowngrade reports whether a record of memory tells of a downgrade:
 // the word, or an older release ("the previous version").

@@ -52,6 +52,9 @@ func TestDowngrades(t *testing.T) {
 		{"why did we have to roll the ledger library back to an older version before the tests would run?", []string{"a dependency downgraded"}},
 		{"Why did we pin the ledger package back to the 10.x line?", []string{"a dependency downgraded"}},
 		{"Why did we pin lazy_html back to 0.1.10?", []string{"a dependency downgraded"}},
+		// Pinned near an older release, its name between.
+		{"Which older ledger version did we pin to after the tests failed?", []string{"a dependency downgraded"}},
+		{"Why did we pin the ledger package to the version we shipped?", nil},
 		// Going back that is no release.
 		{"Why did we roll the report migration back to run it again?", nil},
 		{"Why did we move the ledger view back to the report?", nil},
@@ -63,5 +66,6 @@ func TestDowngrades(t *testing.T) {
 		say("The new release breaks the tests; let me go back to the previous version of the ledger package."))...)
 	wantUnknown(t, older.open(), []unknownCase{
 		{"why did we have to roll the ledger package back to an older version?", nil},
+		{"Which older ledger version did we pin to?", nil},
 	})
 }
