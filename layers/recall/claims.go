@@ -2248,11 +2248,12 @@ var mendVerbs = []string{"fix", "fixed", "silence", "silenced", "silencing", "su
 // the warning on X with"), or -1.
 func mendedWith(fields []string, i int) int {
 	for k := i + 1; k < len(fields) && k <= i+editReach; k++ {
-		if w := strings.ToLower(fields[k]); w == "with" || w == "using" {
+		w := strings.ToLower(fields[k])
+		if w == "with" || w == "using" {
 			return k
 		}
-		if strings.ContainsAny(fields[k], ".,;?!—") {
-			break
+		if strings.ContainsAny(fields[k], ".,;?!—") || w == "instead" || w == "rather" {
+			break // "fix them instead of committing with --no-verify"
 		}
 	}
 	return -1
@@ -4148,7 +4149,7 @@ func workAbouts(fields []string) []workAbout {
 		k := -1
 		for j := i + 1; j < min(len(fields), i+1+aboutReach) && k < 0; j++ {
 			g, before := strings.ToLower(codeWord(fields[j])), strings.ToLower(codeWord(fields[j-1]))
-			if g == "about" && slices.Contains(aboutWords, before) || g == "where" && slices.Contains(whereWords, before) || slices.Contains(clauseDashes, fields[j]) {
+			if g == "about" && slices.Contains(aboutWords, before) || g == "where" && slices.Contains(whereWords, before) || slices.Contains(clauseDashes, fields[j]) && !asks(fields, j+1) {
 				k = j
 			}
 		}
@@ -4176,6 +4177,19 @@ func workAbouts(fields []string) []workAbout {
 		}
 	}
 	return out
+}
+
+// asks reports whether fields[i] opens a question that asks, not one of
+// why, which takes what it asks of as told: after a dash, the question
+// asked of a bead ("spotter-gqc.7 - how long does a token stay valid"),
+// not what the bead was about ("spotter-fum.5 - why does
+// load_session_messages drop cwd" tells it).
+func asks(fields []string, i int) bool {
+	if i >= len(fields) {
+		return false
+	}
+	w := strings.ToLower(strings.Trim(fields[i], ",.:;!"))
+	return !strings.HasPrefix(w, "why") && slices.Contains(questionOpeners, w)
 }
 
 // fieldNamed gives the name of a field told in a plain word before its

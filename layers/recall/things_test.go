@@ -489,6 +489,8 @@ func TestUnknownThings(t *testing.T) {
 		{"The lookup warning in checker_view.ex — we fixed it with a nowarn attribute, right?", []string{"nowarn added to checker_view.ex"}},
 		{"The lookup warning in checker_view.ex — we fixed it with the @limit, right?", nil},
 		{"we fixed the lookups with a limit in checker_view.ex?", nil},
+		// "With" of another verb, the one not taken, is not the fix's.
+		{"In checker_view.ex, why did we fix the lookups instead of committing with a nowarn attribute?", nil},
 		// A module told in its words is its file; a command said to be
 		// run is held where memory holds its program and subcommand
 		// side by side.
@@ -1066,6 +1068,10 @@ func TestWorkAbout(t *testing.T) {
 		{"report-abc.5 was about csv_parser.ex dropping report_id while parsing - which function lost it?", []string{"report-abc.5 about csv_parser.ex"}},
 		{"The bug we filed as report-abc.2 — LookupRenderer losing row_key so threading broke — what was the fix?", nil},
 		{"The bug we filed as report-abc.5 — LookupRenderer losing row_key — what was the fix?", []string{"report-abc.5 about LookupRenderer", "report-abc.5 about row_key"}},
+		// A question after the dash asks of the bead, telling nothing
+		// of it.
+		{"report-abc.5 - how long does a LookupRenderer row stay cached?", nil},
+		{"report-abc.5 - why does LookupRenderer drop row_key?", []string{"report-abc.5 about LookupRenderer", "report-abc.5 about row_key", "row_key removed"}},
 		{"what did report-abc.9 add, where did csv_parser.ex come in?", nil},
 		{"report-abc.9 is the task where csv_parser.ex got its JSON export, right?", []string{"report-abc.9 about csv_parser.ex"}},
 		{"what was report-abc.5 about?", nil},
