@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"iter"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -601,7 +602,7 @@ func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []str
 		if !printed(q, query) || namesTest(q, query) || slices.ContainsFunc(out, func(o string) bool { return strings.Contains(q, o) }) {
 			continue
 		}
-		if !ix.heldSideBySide(q, tok) {
+		if !ix.heldSideBySide(q, tok) && !ix.holdsException(q) {
 			errs = append(errs, q)
 		}
 	}
@@ -632,6 +633,19 @@ var errorNouns = []string{"crash", "error", "errors", "exception", "failure", "f
 
 // rejectedAs name a failure before "as" and the words that tell it.
 var rejectedAs = []string{"fail", "failed", "refuse", "refused", "reject", "rejected"}
+
+// exceptionName finds the exception an error quoted raises, in the
+// parentheses Elixir writes it in: "** (BadMapError) expected a map".
+var exceptionName = regexp.MustCompile(`\(([A-Z][A-Za-z0-9_.]*(?:Error|Exception))\)`)
+
+// holdsException reports whether memory holds the exception a quoted
+// error names: a record of output keeps the first lines of a crash, and
+// its message often past them ("BadMapError with processor config format"
+// in memory, "** (BadMapError) expected a map, got: …" in the run).
+func (ix *Index) holdsException(q string) bool {
+	m := exceptionName.FindStringSubmatch(q)
+	return m != nil && ix.df(strings.ToLower(m[1])) > 0
+}
 
 // namedErrors gives the errors a question names by a hyphenated word of
 // three words or more (port-already-in-use, non-fast-forward), written
@@ -3594,8 +3608,9 @@ func flagVerb(fields []string, i int) string {
 var mustVerbs = append([]string{"has", "have", "need", "needed", "needs"}, decideVerbs...)
 
 // flagDenyReach is how many words before a flag may deny that a command
-// ran with it.
-const flagDenyReach = 5
+// ran with it: "why didn't we just commit the spotter-dov work with
+// --no-verify" (fresh94) denies it nine words before.
+const flagDenyReach = 9
 
 // deniedBefore reports whether a word of denying (denyWords) comes within
 // flagDenyReach words before fields[i], in its sentence: "fix the files

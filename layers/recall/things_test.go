@@ -73,6 +73,7 @@ func TestUnknownThings(t *testing.T) {
 		say("The layout links priv/static/assets/report.css."),
 		say("Dialyzer's docs show @dialyzer {:nowarn_function, lookup: 1} for a false warning."),
 		say("The plan names a ReportEnd event for the checker."),
+		say("The build script calls the system tail command."),
 		say(`Added the "Open report" button to the dashboard.`),
 		say("Moved the script to priv/scripts/build_report.sh; lib/report/checker_view.ex renders it."),
 		bash("rm lib/report/old_report.ex", 0, ""),
@@ -149,6 +150,7 @@ func TestUnknownThings(t *testing.T) {
 		// An acronym of programming's words is judged as they are; a
 		// letter is no name.
 		{"Which CLI command checks every type checker report?", nil},
+		{"Why does the build script call the OS tool?", nil},
 		{"Where does tail -F read the transcript view from?", nil},
 		// A product named with a suffix is known only as itself; code
 		// is known by its parts; a listed name in capitals is judged
@@ -710,6 +712,7 @@ func TestFlagsForWork(t *testing.T) {
 		// a denial in another sentence says nothing of it.
 		{"On report-cd2 the hook choked. Why did we fix the checks instead of committing with --no-verify?", nil},
 		{"Why didn't we commit report-cd2 with --no-verify?", nil},
+		{"Why didn't we just commit the whole report-cd2 work with --no-verify?", nil},
 		{"Never again. Committed report-cd2 with --no-verify, why?", []string{"report-cd2 with --no-verify"}},
 		{"We never liked skipping hooks. Why did we commit report-cd2 with --no-verify?", []string{"report-cd2 with --no-verify"}},
 		// A flag after its command is that command's.
@@ -1007,11 +1010,19 @@ func TestErrorsNamedByTheirWords(t *testing.T) {
 		{"why did the report see a port-used error?", nil},
 		{"what did the no-upstream-branch error say when we pushed report-ab1?", nil},
 		{"what did the address-already-in-use error say?", nil},
+		// A quoted crash is held by the exception it names, whose
+		// message memory may have cut; one memory never holds is not.
+		{"What caused `** (RuntimeError) could not bind the port twice` in the report?", nil},
+		{"What caused `** (ArgumentError) could not bind the port twice` in the report?", []string{"ArgumentError"}},
 		// Words run together that tell no failure are not judged.
 		{"why is the report view a one-off-hand-written page?", nil},
 		{"why was the no-upstream-branch push a problem?", nil},
 		{"why was the port-already-used setup slow?", nil},
 	})
+	ix := m.open()
+	if !ix.holdsException("** (RuntimeError) anything") || ix.holdsException("** (ArgumentError) anything") || ix.holdsException("could not start") {
+		t.Error("holdsException: held is the exception memory holds, named in parentheses, and no other")
+	}
 }
 
 // TestWorkPriorities: a bead's priority is held where the command that
