@@ -48,6 +48,10 @@ func adoptedThings(fields []string, tok *tokenizer) []string {
 			at = i + 1
 		case i+1 < len(words) && slices.Contains(adoptPhrases, [2]string{lower(i), lower(i + 1)}):
 			at = i + 2
+		case slices.Contains(giveVerbs, lower(i)) && i+3 < len(words) && lower(i+2) == "its" && lower(i+3) == "own" && !words[i+1].ends:
+			at = i + 1 // "give Sobelow its own bead"
+		case slices.Contains(fileVerbs, lower(i)):
+			at = workFor(words, i+1)
 		}
 		if at >= 0 && i >= 2 {
 			// Told in the passive, the thing before: "why did
@@ -81,6 +85,27 @@ func adoptedThings(fields []string, tok *tokenizer) []string {
 		}
 	}
 	return out
+}
+
+// A thing given work of its own is adopted as one added: "why did we
+// give Sobelow its own bead", "why did we file a task for sobelow"
+// (fresh93; the user left Sobelow out of the code quality epic).
+var (
+	giveVerbs = []string{"give", "gave", "given", "giving"}
+	fileVerbs = []string{"create", "created", "file", "filed", "open", "opened"}
+	workNouns = []string{"bead", "issue", "task", "ticket"}
+)
+
+// workFor gives where the thing opens that words[i:] say a piece of work
+// was for or about ("a bead for sobelow"), or -1.
+func workFor(words []questionWord, i int) int {
+	for i < len(words) && slices.Contains([]string{"a", "an", "its", "own", "separate", "new"}, strings.ToLower(words[i].text)) && !words[i].ends {
+		i++
+	}
+	if i+1 < len(words) && slices.Contains(workNouns, strings.ToLower(words[i].text)) && !words[i].ends && slices.Contains([]string{"about", "for"}, strings.ToLower(words[i+1].text)) {
+		return i + 2
+	}
+	return -1
 }
 
 // adoptedAux before a verb of adopting make it passive: what was adopted

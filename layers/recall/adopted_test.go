@@ -58,6 +58,14 @@ func TestThingsAdopted(t *testing.T) {
 		{"why did sobelow get added to the pre-commit hook?", []string{"sobelow adopted"}},
 		{"Why was Sobelow included in the epic?", []string{"sobelow adopted"}},
 		{"why did credo get added?", nil},
+		// Given work of its own: a bead, a task filed for it.
+		{"Why did we give Sobelow its own bead in the epic?", []string{"sobelow adopted"}},
+		{"Why did we file a separate task for Sobelow?", []string{"sobelow adopted"}},
+		{"Why did we give credo its own bead?", nil},
+		{"Why did we open an issue for Dialyxir?", nil},
+		{"Why did we give Sobelow a look?", nil},
+		{"Why did we file a bead about Sobelow?", []string{"sobelow adopted"}},
+		{"Why did we file a bead that Sobelow would have caught?", nil},
 		{"why wasn't sobelow added?", nil},
 		{"why didn't sobelow get added?", nil},
 	})
