@@ -45,6 +45,11 @@ var lightVerbs = []string{
 // is not judged.
 var particles = []string{"around", "away", "back", "down", "in", "off", "on", "out", "over", "up"}
 
+// objectParticles make a phrasal verb of the verb before its object
+// when they follow it ("flip a closed note back", "switch the tracing
+// off"); "drag notes around" is still dragging them.
+var objectParticles = []string{"back", "down", "off", "out", "over", "up"}
+
 // objectEnds end what a verb acts on: "pin a single message | in a
 // conversation view".
 var objectEnds = []string{
@@ -148,8 +153,15 @@ func askedFeatures(fields []string) []feature {
 				start++
 			}
 		}
+		phrasal := false
 		for j := start; j < len(fields) && !ends(j-1) && len(f.object) < maxObjectWords; j++ {
 			w := lower(j)
+			if slices.Contains(objectParticles, w) && (j+1 >= len(fields) || ends(j) || slices.Contains(objectEnds, lower(j+1))) {
+				// The particle after the object: "flip a closed note
+				// back to open" is reopening it.
+				phrasal = true
+				break
+			}
 			if slices.Contains(objectEnds, w) {
 				break
 			}
@@ -157,7 +169,7 @@ func askedFeatures(fields []string) []feature {
 				f.object = append(f.object, w)
 			}
 		}
-		if len(f.object) > 0 {
+		if len(f.object) > 0 && !phrasal {
 			out = append(out, f)
 		}
 	}

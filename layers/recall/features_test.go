@@ -40,6 +40,9 @@ func TestFeaturesAskedHowToUse(t *testing.T) {
 		{"How do I wrap up the message row?", nil},
 		{"how do we pin a message row?", nil},
 		{"how do I pin it?", nil},
+		{"how do I pin a message row back to the top?", nil},
+		{"how do I pin a message row on the top?", []string{"pin message row"}},
+		{"how do I pin message rows around to reorder them?", []string{"pin message rows around"}},
 		// Asked as what the app lets someone do, or does for them: the
 		// verb after "lets me", "allows users to", "how do people", or
 		// before the "me" it is done for, read past a preposition and a

@@ -117,6 +117,24 @@ func toldThings(query string, tok *tokenizer) []toldThing {
 			out = append(out, toldThing{ws[i] + " " + ws[i+1], v, ws[i+1], phrasalVerbs[k].means})
 		}
 	}
+	// "Bring a closed note back to open", "flip it back into the open
+	// list": reopening it (fresh and never sets asked four times how to
+	// reopen a note, which the app cannot do).
+	for i, w := range ws {
+		j := i + 1
+		if w != "back" || j >= len(ws) {
+			continue
+		}
+		if ws[j] == "to" || ws[j] == "into" {
+			j++
+		}
+		if j < len(ws) && ws[j] == "the" {
+			j++
+		}
+		if j < len(ws) && ws[j] == "open" {
+			out = append(out, toldThing{words: strings.Join(ws[i:j+1], " "), thing: "reopen"})
+		}
+	}
 	return out
 }
 
@@ -127,7 +145,7 @@ func (ix *Index) unknownTold(query string, out []string, tok *tokenizer) []strin
 	var unknown []string
 	for _, t := range toldThings(query, tok) {
 		qw := []queryWord{{text: t.thing, stem: t.thing}}
-		if !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && !ix.holdsPhrasal(t.verb, t.particle, tok) && !slices.Contains(out, t.words) {
+		if !ix.seen(qw, tok) && !ix.seenKind(qw, tok) && (t.verb == "" || !ix.holdsPhrasal(t.verb, t.particle, tok)) && !slices.Contains(out, t.words) {
 			unknown = append(unknown, t.words)
 		}
 	}

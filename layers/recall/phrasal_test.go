@@ -70,11 +70,17 @@ func TestPhrasalThings(t *testing.T) {
 		// A phrasal verb whose meaning is no listed thing is not judged.
 		{"Why did we stub out the ledger worker?", nil},
 		{"Why did the ledger worker take the export step back out?", nil},
+		// A note brought back to open is reopened.
+		{"how do i flip a closed ledger note back to open?", []string{"back to open"}},
+		{"How do I bring a ledger note back into the open list?", []string{"back into the open"}},
+		{"Why did the ledger worker come back after the tests passed?", nil},
 	})
 	reverted := newMemory(t)
 	reverted.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
-		say("Reverted the ledger commit: it broke the tests."))...)
+		say("Reverted the ledger commit: it broke the tests."),
+		say("A closed ledger note can be reopened."))...)
 	wantUnknown(t, reverted.open(), []unknownCase{
 		{"why did we back out the ledger commit?", nil},
+		{"how do i flip a closed ledger note back to open?", nil},
 	})
 }
