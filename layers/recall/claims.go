@@ -602,7 +602,7 @@ func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []str
 		if !printed(q, query) || namesTest(q, query) || slices.ContainsFunc(out, func(o string) bool { return strings.Contains(q, o) }) {
 			continue
 		}
-		if !ix.heldSideBySide(q, tok) && !ix.holdsException(q) {
+		if !ix.heldSideBySide(q, tok) && !ix.holdsException(q) && !ix.heldInParts(q, tok) {
 			errs = append(errs, q)
 		}
 	}
@@ -645,6 +645,22 @@ var exceptionName = regexp.MustCompile(`\(([A-Z][A-Za-z0-9_.]*(?:Error|Exception
 func (ix *Index) holdsException(q string) bool {
 	m := exceptionName.FindStringSubmatch(q)
 	return m != nil && ix.df(strings.ToLower(m[1])) > 0
+}
+
+// heldInParts reports whether a quote that leaves text out ("Could not
+// start application opentelemetry ... BadMapError") is held part by part,
+// each side of the ellipsis side by side.
+func (ix *Index) heldInParts(q string, tok *tokenizer) bool {
+	parts := strings.Split(strings.ReplaceAll(q, "…", "..."), "...")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" && !ix.heldSideBySide(p, tok) && !ix.holdsException(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // namedErrors gives the errors a question names by a hyphenated word of
@@ -3775,11 +3791,33 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 		in = func(at docRef) bool { return sessions[ix.sourceName(at)] }
 	}
 	_, term := ix.phrase(termWords(c.flag, tok))
+	if term != "" && ix.holdsCustomProperty(term, c.flag) {
+		return true // "--transcript-bg" is a stylesheet's, no flag
+	}
 	return term != "" && ix.commandHolds(term, tok, in,
 		func(f l1Fields) bool {
 			cmd := strings.ToLower(f.cmd)
 			return holdsFlag(cmd, c.flag) && (c.sub == "" || slices.Contains(strings.Fields(cmd), c.sub))
 		})
+}
+
+// holdsCustomProperty reports whether memory holds the flag as a CSS
+// custom property, declared ("--transcript-bg: #f8fafc;") or used
+// ("var(--transcript-bg)"): a question naming it asks of the stylesheet
+// (fresh97 asked which stylesheet defines the --transcript-bg token that
+// spotter-fum.2 introduced).
+func (ix *Index) holdsCustomProperty(term, flag string) bool {
+	read := 0
+	for at, d := range ix.docsHolding(term) {
+		if read++; read > claimScan {
+			return false
+		}
+		text := strings.ToLower(ix.docText(at, d))
+		if strings.Contains(text, flag+":") || strings.Contains(text, "var("+flag) {
+			return true
+		}
+	}
+	return false
 }
 
 // Forced pushes told in words. A question may tell a forced push by what

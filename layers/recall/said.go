@@ -43,11 +43,19 @@ const saidReach = 16
 // the question asked of it begins ("… with --no-verify did the hook run").
 var clauseEnds = []string{"did", "does", "do", "how", "was", "were", "what", "when", "where", "which", "why"}
 
+// askingModals before "I" ask how to do a thing, not what the user said.
+var askingModals = []string{"can", "could", "do", "may", "might", "should", "would"}
+
 // userSaid gives the written things (flags, quotes, paths, commands)
 // that a question says the user said.
 func userSaid(fields []string) []string {
 	return saidBy(fields, func(fields []string, i int) (int, bool) {
 		if !slices.Contains(userSubjects, strings.ToLower(codeWord(fields[i]))) {
+			return 0, false
+		}
+		if i > 0 && slices.Contains(askingModals, strings.ToLower(codeWord(fields[i-1]))) {
+			// "how can I tell which trace it belonged to": a way
+			// asked for, no words of the user's.
 			return 0, false
 		}
 		return sayVerbAfter(fields, i)

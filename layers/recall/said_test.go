@@ -35,6 +35,9 @@ func TestUserSaid(t *testing.T) {
 		{"what did you say when I asked you to open a PR with gh pr create?", []string{"gh pr", "gh pr said by the user"}},
 		{"when I asked you to rebase onto main with git rebase, what happened?", nil},
 		{"what did I tell you to do when the hook blocked the commit?", nil},
+		// "Can I tell" asks a way, not what the user said.
+		{"how can I tell whether lib/report/worker.ex was linted?", nil},
+		{"how can I tell which zorble span the report belonged to?", nil},
 		// So is what the user said told in words: a prompt of theirs
 		// holds two of them, or all of fewer; a helper agent's prompt
 		// is no user's.

@@ -696,7 +696,8 @@ func TestFlagsForWork(t *testing.T) {
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
 		say("Working on report-ab1: the lookups."),
 		bash("git commit --no-verify -m 'feat: lookups for the report and …", 1, "Pre-commit validation failed"),
-		bash("mix compile --force 2>&1", 0, "Compiling 12 files (.ex)"))...)
+		bash("mix compile --force 2>&1", 0, "Compiling 12 files (.ex)"),
+		edit("priv/static/report.css", "+2 -0 --report-bg: #f8fafc; .report { background: var(--report-row); }"))...)
 	m.l1("2026-02-12_1000_bbbb2222", false, append(filler(5),
 		say("Working on report-cd2. The hook blocks; use --no-verify to skip it, or fix the checks."),
 		bash("git commit -m 'feat: digests (report-cd2)'", 0, "[report-cd2 1a2b3c4] feat: digests"))...)
@@ -705,6 +706,9 @@ func TestFlagsForWork(t *testing.T) {
 		{"Why did the report-ab1 commit with --no-verify still fail?", nil},
 		{"Which commits needed --no-verify?", nil},
 		{"Why did we push report-ab1 with --frobnicate?", []string{"report-ab1 with --frobnicate"}},
+		// A stylesheet's custom property, declared or used, is no flag.
+		{"Which stylesheet defines the --report-bg token in report-ab1?", nil},
+		{"Where is the --report-row colour used in report-ab1?", nil},
 		// A flag denied is no claim that it ran (fresh71's "why did we
 		// fix those files instead of committing with --no-verify"), but
 		// a denial in another sentence says nothing of it.
@@ -1012,6 +1016,10 @@ func TestErrorsNamedByTheirWords(t *testing.T) {
 		// message memory may have cut; one memory never holds is not.
 		{"What caused `** (RuntimeError) could not bind the port twice` in the report?", nil},
 		{"What caused `** (ArgumentError) could not bind the port twice` in the report?", []string{"ArgumentError"}},
+		// A quote that leaves text out is held part by part.
+		{`"RuntimeError ... address already in use" on the report, why?`, nil},
+		{`"RuntimeError … address already in use" on the report, why?`, nil},
+		{`"RuntimeError … port bound twice" on the report, why?`, []string{"RuntimeError … port bound twice"}},
 		// Words run together that tell no failure are not judged.
 		{"why is the report view a one-off-hand-written page?", nil},
 		{"why was the no-upstream-branch push a problem?", nil},
