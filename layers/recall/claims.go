@@ -1901,7 +1901,7 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	}
 	for _, c := range wordChanges(ws) {
 		if !ix.holdsWordChange(c, tok) {
-			unknown = append(unknown, c.from+" to "+c.to)
+			unknown = append(unknown, strings.TrimPrefix(c.from+" to "+c.to, " "))
 		}
 	}
 	for _, c := range migrationColumns(ws) {

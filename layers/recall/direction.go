@@ -182,9 +182,21 @@ func wordChanges(ws []string) []wordChange {
 		}
 		return "", -1
 	}
+	switching := func(v string) bool { return slices.Contains(switchVerbs, v) || v == "flip" || v == "flipped" }
 	var out []wordChange
 	for i, w := range ws {
-		if w != "from" || !slices.ContainsFunc(ws[max(0, i-switchReach):i], func(v string) bool { return slices.Contains(switchVerbs, v) || v == "flip" || v == "flipped" }) {
+		// "switch the panel over to a dark look", "to a dark one": the
+		// word it went to alone, told with no "from" before, after
+		// "over" or an article ("change to fix it" is no change to a
+		// word).
+		if w == "to" && (i > 0 && ws[i-1] == "over" || i+1 < len(ws) && slices.Contains(wordLeads, ws[i+1])) &&
+			slices.ContainsFunc(ws[max(0, i-switchReach):i], switching) && !slices.Contains(ws[max(0, i-switchReach):i], "from") {
+			if to, _ := after(i + 1); to != "" {
+				out = append(out, wordChange{to: to})
+			}
+			continue
+		}
+		if w != "from" || !slices.ContainsFunc(ws[max(0, i-switchReach):i], switching) {
 			continue
 		}
 		from, at := after(i + 1)
@@ -244,6 +256,9 @@ func toldChange(ws []string, a, b string) bool {
 // holdsWordChange reports whether memory tells the change the way the
 // question does, or never tells it the other way round.
 func (ix *Index) holdsWordChange(c wordChange, tok *tokenizer) bool {
+	if c.from == "" {
+		return ix.holdsChangeTo(c.to, tok)
+	}
 	reversed, read := false, 0
 	for at, d := range ix.docsHoldingWith(tok.term(c.to), []string{tok.term(c.from)}) {
 		if read++; read > claimScan {
@@ -261,4 +276,30 @@ func (ix *Index) holdsWordChange(c wordChange, tok *tokenizer) bool {
 		}
 	}
 	return !reversed
+}
+
+// holdsChangeTo reports whether memory tells a change to the word, or
+// never tells one away from it: the transcript panel that memory changed
+// only from dark (to light) never went over to a dark look (cq50).
+func (ix *Index) holdsChangeTo(to string, tok *tokenizer) bool {
+	away, read := false, 0
+	for at, d := range ix.docsHolding(tok.term(to)) {
+		if read++; read > claimScan {
+			return true
+		}
+		text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
+		for _, sentence := range splitSentences(text) {
+			ws := countWords(sentence)
+			for _, w := range ws {
+				switch {
+				case w == to:
+				case toldChange(ws, w, to):
+					return true
+				case toldChange(ws, to, w):
+					away = true
+				}
+			}
+		}
+	}
+	return !away
 }

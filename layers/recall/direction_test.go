@@ -77,6 +77,18 @@ func TestWordChanges(t *testing.T) {
 		// A change memory tells both ways is held both ways.
 		{"Why did we switch the cache from cold to warm?", nil},
 		{"Why did we switch the cache from warm to cold?", nil},
+		// The word it went to alone, after "over" or an article: held
+		// where memory tells a change to it or none away from it.
+		{"Why did we switch the ledger panel over to a dark look?", []string{"to dark"}},
+		{"Why did we switch the ledger panel to a light theme?", nil},
+		{"Why did we change the export to an async job?", []string{"to async"}},
+		{"Why did we change the export over to sync?", nil},
+		{"Why did we change the export over to async?", []string{"to async"}},
+		{"Why did we change the export to async?", nil},
+		{"Why did we move the queue from disk over to memory?", []string{"disk to memory"}},
+		{"Why did we switch the cache over to cold?", nil},
+		{"What did we change to fix dark ledger rows?", nil},
+		{"Why did we switch the ledger panel to a blue one?", nil},
 		// Words memory never tells changing are not judged.
 		{"Why did we switch the ledger panel from blue to green?", nil},
 		{"Why did the ledger panel get a dark theme and a light theme?", nil},

@@ -118,7 +118,7 @@ func toldThings(query string, tok *tokenizer) []toldThing {
 		}
 	}
 	// "Bring a closed note back to open", "flip it back into the open
-	// list": reopening it (fresh and never sets asked four times how to
+	// list", "back to the active state": reopening it (fresh and never sets asked four times how to
 	// reopen a note, which the app cannot do).
 	for i, w := range ws {
 		j := i + 1
@@ -131,7 +131,7 @@ func toldThings(query string, tok *tokenizer) []toldThing {
 		if j < len(ws) && ws[j] == "the" {
 			j++
 		}
-		if j < len(ws) && ws[j] == "open" {
+		if j < len(ws) && (ws[j] == "open" || ws[j] == "active") {
 			out = append(out, toldThing{words: strings.Join(ws[i:j+1], " "), thing: "reopen"})
 		}
 	}

@@ -73,6 +73,7 @@ func TestPhrasalThings(t *testing.T) {
 		// A note brought back to open is reopened.
 		{"how do i flip a closed ledger note back to open?", []string{"back to open"}},
 		{"How do I bring a ledger note back into the open list?", []string{"back into the open"}},
+		{"How do I bring a done ledger note back to the active state?", []string{"back to the active"}},
 		{"Why did the ledger worker come back after the tests passed?", nil},
 	})
 	reverted := newMemory(t)
