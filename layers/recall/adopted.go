@@ -94,15 +94,19 @@ var (
 	giveVerbs = []string{"give", "gave", "given", "giving"}
 	fileVerbs = []string{"create", "created", "file", "filed", "open", "opened"}
 	workNouns = []string{"bead", "issue", "task", "ticket"}
+	// workLeads stand before a piece of work's noun: "a separate task".
+	workLeads = []string{"a", "an", "its", "new", "own", "separate"}
+	// workPreps say what a piece of work was for: "a bead for sobelow".
+	workPreps = []string{"about", "for"}
 )
 
 // workFor gives where the thing opens that words[i:] say a piece of work
 // was for or about ("a bead for sobelow"), or -1.
 func workFor(words []questionWord, i int) int {
-	for i < len(words) && slices.Contains([]string{"a", "an", "its", "own", "separate", "new"}, strings.ToLower(words[i].text)) && !words[i].ends {
+	for i < len(words) && slices.Contains(workLeads, strings.ToLower(words[i].text)) && !words[i].ends {
 		i++
 	}
-	if i+1 < len(words) && slices.Contains(workNouns, strings.ToLower(words[i].text)) && !words[i].ends && slices.Contains([]string{"about", "for"}, strings.ToLower(words[i+1].text)) {
+	if i+1 < len(words) && slices.Contains(workNouns, strings.ToLower(words[i].text)) && !words[i].ends && slices.Contains(workPreps, strings.ToLower(words[i+1].text)) {
 		return i + 2
 	}
 	return -1

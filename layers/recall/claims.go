@@ -103,7 +103,7 @@ func durations(text string) []duration {
 				n = 1 // "every minute", "once a minute"
 			} else if n == 0 && (w == "a" || w == "an") && strings.HasSuffix(lower[:i], "for ") {
 				// "good for a whole day": a span, one of a unit of a
-				// minute or longer ("for a second time" counts).
+				// minute or longer ("for a second time" is no span).
 				n, span = 1, true
 			}
 			if n > 0 {

@@ -292,7 +292,7 @@ func (ix *Index) holdsChangeTo(to string, tok *tokenizer) bool {
 			ws := countWords(sentence)
 			for _, w := range ws {
 				switch {
-				case w == to:
+				case w == to: // no change of a word into itself
 				case toldChange(ws, w, to):
 					return true
 				case toldChange(ws, to, w):

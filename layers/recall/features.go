@@ -83,6 +83,10 @@ var featurePeople = []string{
 	"users", "you",
 }
 
+// servedPeople are whom the app does a thing for, after its verb: "how
+// does Spotter mail me".
+var servedPeople = []string{"me", "us", "you"}
+
 // featureLets are the verbs that give someone a feature: "the button that
 // lets me …", "allows users to …".
 var featureLets = []string{"allow", "allowed", "allowing", "allows", "enable", "enables", "let", "lets", "letting"}
@@ -107,14 +111,13 @@ func askedFeatures(fields []string) []feature {
 		switch w := lower(i); {
 		case w == "how" && slices.Contains(featureAsks, lower(i+1)) && slices.Contains(featureSubjects, lower(i+2)):
 			v = i + 3
-		case w == "how" && (lower(i+1) == "do" || lower(i+1) == "can") && lower(i+2) != "we" && lower(i+2) != "i" &&
-			slices.Contains(featurePeople, lower(i+2)) && !ends(i+2):
+		case w == "how" && (lower(i+1) == "do" || lower(i+1) == "can") && slices.Contains(featurePeople, lower(i+2)) && !ends(i+2):
 			v = i + 3
 		case w == "how" && lower(i+1) == "does":
 			// "how does Spotter mail me", "how does the dashboard
 			// mail me": the verb is the word before the person.
 			for k := i + 3; k < min(len(fields)-1, i+6) && !ends(k-1); k++ {
-				if slices.Contains([]string{"me", "us", "you"}, lower(k+1)) {
+				if slices.Contains(servedPeople, lower(k+1)) {
 					v = k
 					break
 				}

@@ -89,8 +89,9 @@ func phrasalsOf(query string, tok *tokenizer) []phrasal {
 // never did what the phrase tells (fresh89 asked why the syntax colouring
 // commit was backed out; it never was).
 
-// toldThing is a listed thing a query tells in other words: the words,
-// and the stem of the thing.
+// toldThing is a listed thing a query tells in other words: the words
+// that tell it, the stem of their verb and their particle when they are a
+// phrasal verb, and the stem of the thing.
 type toldThing struct{ words, verb, particle, thing string }
 
 // verbLeads come before a verb in its plain form: a subject (one of
@@ -118,8 +119,9 @@ func toldThings(query string, tok *tokenizer) []toldThing {
 		}
 	}
 	// "Bring a closed note back to open", "flip it back into the open
-	// list", "back to the active state": reopening it (fresh and never sets asked four times how to
-	// reopen a note, which the app cannot do).
+	// list", "back to the active state": reopening it (fresh and never
+	// sets asked four times how to reopen a note, which the app cannot
+	// do).
 	for i, w := range ws {
 		j := i + 1
 		if w != "back" || j >= len(ws) {

@@ -1798,16 +1798,21 @@ func searchOnly(f l1Fields, t string) bool {
 // missingPath are what a program prints of a path that is not there.
 var missingPath = []string{"no such file or directory", "cannot access", "does not exist"}
 
+// saysMissing reports whether text says a path is not there.
+func saysMissing(text string) bool {
+	lower := strings.ToLower(text)
+	return slices.ContainsFunc(missingPath, func(m string) bool { return strings.Contains(lower, m) })
+}
+
 // foundLines gives a search's output without the lines that say a path
 // it was given is not there.
 func foundLines(res string) string {
-	if !slices.ContainsFunc(missingPath, func(m string) bool { return strings.Contains(strings.ToLower(res), m) }) {
+	if !saysMissing(res) {
 		return res
 	}
 	var b strings.Builder
 	for line := range strings.Lines(res) {
-		lower := strings.ToLower(line)
-		if !slices.ContainsFunc(missingPath, func(m string) bool { return strings.Contains(lower, m) }) {
+		if !saysMissing(line) {
 			b.WriteString(line)
 		}
 	}
