@@ -58,6 +58,9 @@ func TestThingsAdopted(t *testing.T) {
 		{"why did sobelow get added to the pre-commit hook?", []string{"sobelow adopted"}},
 		{"Why was Sobelow included in the epic?", []string{"sobelow adopted"}},
 		{"why did credo get added?", nil},
+		// Configured, as added.
+		{"How did we configure Sobelow for the report?", []string{"sobelow adopted"}},
+		{"How did we configure credo for the report?", nil},
 		// Given work of its own: a bead, a task filed for it.
 		{"Why did we give Sobelow its own bead in the epic?", []string{"sobelow adopted"}},
 		{"Why did we file a separate task for Sobelow?", []string{"sobelow adopted"}},

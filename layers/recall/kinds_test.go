@@ -70,6 +70,9 @@ func TestKindSeenByItsMember(t *testing.T) {
 	wantUnknown(t, styles.open(), []unknownCase{
 		{"Which utility-class CSS framework colours the badges?", []string{"CSS framework"}},
 		{"Which CSS file colours the badges?", nil},
+		// Its words side by side: a stop word between is no kind.
+		{"Which crash-reporting service gets the badges' exceptions?", []string{"crash reporting"}},
+		{"Why did the badges crash the reporting?", nil},
 	})
 	tailwind := newMemory(t)
 	tailwind.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),

@@ -30,6 +30,11 @@ const offerReach = 2
 // holds: "why did the agent suggest the spotter rig".
 var offerWords = []string{"offer", "offered", "option", "options", "propose", "proposed", "recommend", "recommended", "suggest", "suggested"}
 
+// concessions before an option grant it as what was not done: "why isn't
+// Sobelow in the epic even though the research said all four tools could
+// be added".
+var concessions = []string{"although", "though"}
+
 // untakenOffers gives the options memory's AskUserQuestion calls offered
 // that the answers did not take, and the answers themselves, of the calls
 // that hold two of the question's terms (an option's word and the noun
@@ -153,7 +158,7 @@ func (ix *Index) untakenNamed(ws []string, tok *tokenizer) []string {
 			end := i + len(o.option)
 			near := slices.Concat(ws[max(0, i-offerReach):i], ws[end:min(len(ws), end+offerReach)])
 			name := strings.Join(o.option, " ")
-			if !denied(ws, i, keepNegReach) && slices.ContainsFunc(near, func(w string) bool { return tok.stem(w) == o.noun }) && !slices.Contains(out, name) {
+			if !denied(ws, i, keepNegReach) && !slices.ContainsFunc(ws[:i], func(w string) bool { return slices.Contains(concessions, w) }) && slices.ContainsFunc(near, func(w string) bool { return tok.stem(w) == o.noun }) && !slices.Contains(out, name) {
 				out = append(out, name)
 			}
 		}

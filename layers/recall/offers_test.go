@@ -37,6 +37,8 @@ func TestOptionsNotTaken(t *testing.T) {
 		{"Which rig did the beads go in, ledger or no rig?", nil},
 		{"why did the agent suggest the ledger rig?", nil},
 		{"Why did we pick Credo + Dialyxir over all four tools?", nil},
+		// Granted as not done: "even though" all four could be.
+		{"Why isn't Credo in the report even though the plan said all four report tools could be set up?", nil},
 		{"why not the ledger rig?", nil},
 	})
 }

@@ -181,6 +181,10 @@ type queryWord struct {
 	// verbNext is set when the question's next word opens what a verb
 	// takes ("share for", "share the"): the word may be that verb.
 	verbNext bool
+	// afterStop is set when a stop word stood just before the word in
+	// the question ("crash the report"): it does not run on from the
+	// word before.
+	afterStop bool
 }
 
 // unknownThings lists the things a question names that memory never saw:
@@ -192,6 +196,7 @@ type queryWord struct {
 func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 	var runs [][]queryWord
 	var run []queryWord
+	stopped := false
 	for k, w := range words {
 		// A name in capitals may be a listed thing of several words
 		// ("GitHub Actions"); an identifier or a path is no such thing.
@@ -202,9 +207,11 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 			for part := range strings.SplitSeq(w.text, "-") {
 				lower := strings.ToLower(part)
 				if lower == "" || isStop(lower) || len(lower) < 2 {
+					stopped = true
 					continue
 				}
-				run = append(run, queryWord{text: part, stem: tok.stem(lower), name: w.name})
+				run = append(run, queryWord{text: part, stem: tok.stem(lower), name: w.name, afterStop: stopped})
+				stopped = false
 			}
 			if len(run) > had {
 				run[len(run)-1].verbNext = verbNext
@@ -238,7 +245,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 		for i := 0; i < len(run); {
 			n := min(maxThingWords, len(run)-i)
 			for ; n > 0; n-- {
-				if writesThing(run[i:i+n]) || n > 1 && members(stemsOf(run[i:i+n])) != nil {
+				if writesThing(run[i:i+n]) || writesKind(run[i:i+n]) {
 					break
 				}
 			}
@@ -259,6 +266,13 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 		}
 	}
 	return out
+}
+
+// writesKind reports whether words of a question's run, written side by
+// side, are a kind of several words ("a utility-class CSS framework"):
+// "crash the report service" names no crash reporting service.
+func writesKind(words []queryWord) bool {
+	return len(words) > 1 && !slices.ContainsFunc(words[1:], func(w queryWord) bool { return w.afterStop }) && members(stemsOf(words)) != nil
 }
 
 // seenByName reports whether a listed thing of several words is a name
