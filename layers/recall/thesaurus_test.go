@@ -110,3 +110,17 @@ func TestSynonymsAreTheirGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestThrottleIsRateLimiting: to throttle requests is to rate-limit them,
+// not to debounce: memory that only debounces never throttled anything
+// (seven never-happened questions asked how the hook endpoints throttle a
+// flooding plugin; no answerable one says throttle for the debounce).
+func TestThrottleIsRateLimiting(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
+		say("The report worker debounces its syncs by 500ms."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"How did we throttle the report requests?", []string{"throttle"}},
+		{"Why is the report worker debounced?", nil},
+	})
+}
