@@ -32,6 +32,24 @@ var askers = []string{"agent", "assistant", "claude", "you"}
 // verb and it ("asked me whether"), or in it ("it", "the").
 var askLeads = []string{"about", "before", "claude", "how", "if", "it", "me", "that", "the", "to", "us", "what", "whether", "which", "you"}
 
+// addressees are whom a question says the user told something.
+var addressees = []string{"agent", "assistant", "claude", "it", "the", "us", "you"}
+
+// reported reports whether the verb at fields[verb] tells what the user
+// reported, not asked for: "told the assistant the dev server wouldn't
+// come up" retells a complaint loosely, as "said" does, where "told you
+// to commit" asks.
+func reported(fields []string, verb int) bool {
+	if v := strings.ToLower(codeWord(fields[verb])); v != "tell" && v != "told" {
+		return false
+	}
+	j := verb + 1
+	for j < len(fields) && slices.Contains(addressees, strings.ToLower(codeWord(fields[j]))) && !endsClause(fields[j-1]) {
+		j++
+	}
+	return j < len(fields) && strings.ToLower(codeWord(fields[j])) != "to"
+}
+
 // askedTopic is what a question says the agent asked the user, or the
 // user asked for: as the question tells it, and its words as the index's
 // terms.
@@ -85,7 +103,8 @@ func toldTopics(fields, speakers, verbs []string, tok *tokenizer) []askedTopic {
 				break
 			}
 		}
-		if verb < 0 || endsClause(fields[verb]) || verb+1 < len(fields) && !slices.Contains(askLeads, strings.ToLower(codeWord(fields[verb+1]))) {
+		if verb < 0 || endsClause(fields[verb]) || verb+1 < len(fields) && !slices.Contains(askLeads, strings.ToLower(codeWord(fields[verb+1]))) ||
+			reported(fields, verb) {
 			continue
 		}
 		// What was said runs to its clause's end, or to the question

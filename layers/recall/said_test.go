@@ -44,6 +44,9 @@ func TestUserSaid(t *testing.T) {
 		{"Why did I ask you to open a pull request for the report?", nil},
 		{"what happened the first time I asked you why the dev server wouldn't boot?", nil},
 		{"when I said the lookup view wouldn't come up, what did you find?", nil},
+		// "Told" what happened is said so too; "told … to" asks.
+		{"that time i told the assistant the dark theme wouldn't load, what did it find?", nil},
+		{"Why did I tell you to bring back the dark theme for the report?", []string{"bring back the dark theme for the report said by the user"}},
 		{"Before the lookups, a helper agent was asked about the digest format; what did it find?", nil},
 		{"Why did I ask to bring back the dark theme for the report?", []string{"bring back the dark theme for the report said by the user"}},
 		{"Why was it the user who wanted the report view's theme dark?", []string{"report view's theme dark said by the user"}},

@@ -113,8 +113,8 @@ func TestSynonymsAreTheirGroups(t *testing.T) {
 
 // TestThrottleIsRateLimiting: to throttle requests is to rate-limit them,
 // not to debounce: memory that only debounces never throttled anything
-// (seven never-happened questions asked how the hook endpoints throttle a
-// flooding plugin; no answerable one says throttle for the debounce).
+// (eight never-happened questions of the sets say the hook endpoints
+// throttle a flooding plugin; no answerable one says throttle).
 func TestThrottleIsRateLimiting(t *testing.T) {
 	m := newMemory(t)
 	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
