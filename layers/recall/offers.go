@@ -158,7 +158,8 @@ func (ix *Index) untakenNamed(ws []string, tok *tokenizer) []string {
 			end := i + len(o.option)
 			near := slices.Concat(ws[max(0, i-offerReach):i], ws[end:min(len(ws), end+offerReach)])
 			name := strings.Join(o.option, " ")
-			if !denied(ws, i, keepNegReach) && !slices.ContainsFunc(ws[:i], func(w string) bool { return slices.Contains(concessions, w) }) && slices.ContainsFunc(near, func(w string) bool { return tok.stem(w) == o.noun }) && !slices.Contains(out, name) {
+			conceded := slices.ContainsFunc(ws[:i], func(w string) bool { return slices.Contains(concessions, w) })
+			if !denied(ws, i, keepNegReach) && !conceded && slices.ContainsFunc(near, func(w string) bool { return tok.stem(w) == o.noun }) && !slices.Contains(out, name) {
 				out = append(out, name)
 			}
 		}

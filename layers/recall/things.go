@@ -218,7 +218,7 @@ func (ix *Index) unknownThings(words []questionWord, tok *tokenizer) []string {
 			}
 		}
 		if brk || w.ends {
-			runs, run = append(runs, run), nil
+			runs, run, stopped = append(runs, run), nil, false
 		}
 	}
 	runs = append(runs, run)
