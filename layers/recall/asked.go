@@ -86,9 +86,8 @@ var requestVerbs = slices.DeleteFunc(slices.Clone(sayVerbs), func(v string) bool
 func toldTopics(fields, speakers, verbs []string, tok *tokenizer) []askedTopic {
 	var out []askedTopic
 	for i, f := range fields {
-		if !slices.Contains(speakers, strings.ToLower(codeWord(f))) || endsClause(f) ||
-			i > 0 && slices.Contains(askingModals, strings.ToLower(codeWord(fields[i-1]))) {
-			continue // "how can I tell which trace it was": a way asked for
+		if !slices.Contains(speakers, strings.ToLower(codeWord(f))) || endsClause(f) || asksWay(fields, i) {
+			continue
 		}
 		verb := -1
 		for j := i + 1; j < len(fields) && j <= i+sayReach; j++ {

@@ -3311,18 +3311,14 @@ func isTaskName(w string) bool {
 // holdsRun reports whether memory holds the tool n run: named in a
 // command or its output. A tool memory never names is judged as a name.
 func (ix *Index) holdsRun(n codeName, tok *tokenizer) bool {
+	if task, ok := strings.CutPrefix(n.as, "mix "); ok {
+		// A mix task ran where a command runs it; a command that only
+		// names it (bd create's description, grep's output of mix.exs)
+		// did not run it.
+		return ix.holdsCommandRun(quotedCommand{"mix", task}, tok)
+	}
 	_, term := ix.phrase(termWords(n.forms[0], tok))
-	task, isTask := strings.CutPrefix(n.as, "mix ")
 	return term == "" || ix.commandHolds(term, tok, nil, func(f l1Fields) bool {
-		if isTask {
-			// A mix task ran where a command runs it; a command that
-			// only names it (bd create's description, grep's output
-			// of mix.exs) did not run it.
-			return slices.ContainsFunc(commandParts(strings.ToLower(f.cmd)), func(part string) bool {
-				w := commandWords(part)
-				return len(w) > 1 && w[0] == "mix" && w[1] == task
-			})
-		}
 		return len(namePositions(f.cmd+" "+f.res, n)) > 0
 	})
 }
@@ -3791,14 +3787,13 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 		in = func(at docRef) bool { return sessions[ix.sourceName(at)] }
 	}
 	_, term := ix.phrase(termWords(c.flag, tok))
-	if term != "" && ix.holdsCustomProperty(term, c.flag) {
-		return true // "--transcript-bg" is a stylesheet's, no flag
+	if term == "" {
+		return false
 	}
-	return term != "" && ix.commandHolds(term, tok, in,
-		func(f l1Fields) bool {
-			cmd := strings.ToLower(f.cmd)
-			return holdsFlag(cmd, c.flag) && (c.sub == "" || slices.Contains(strings.Fields(cmd), c.sub))
-		})
+	return ix.commandHolds(term, tok, in, func(f l1Fields) bool {
+		cmd := strings.ToLower(f.cmd)
+		return holdsFlag(cmd, c.flag) && (c.sub == "" || slices.Contains(strings.Fields(cmd), c.sub))
+	}) || ix.holdsCustomProperty(term, c.flag) // "--transcript-bg" is a stylesheet's, no flag
 }
 
 // holdsCustomProperty reports whether memory holds the flag as a CSS
@@ -3807,17 +3802,10 @@ func (ix *Index) holdsFlagged(c flaggedWork, tok *tokenizer) bool {
 // (fresh97 asked which stylesheet defines the --transcript-bg token that
 // spotter-fum.2 introduced).
 func (ix *Index) holdsCustomProperty(term, flag string) bool {
-	read := 0
-	for at, d := range ix.docsHolding(term) {
-		if read++; read > claimScan {
-			return false
-		}
+	return ix.anyHolding(term, false, func(at docRef, d doc) bool {
 		text := strings.ToLower(ix.docText(at, d))
-		if strings.Contains(text, flag+":") || strings.Contains(text, "var("+flag) {
-			return true
-		}
-	}
-	return false
+		return strings.Contains(text, flag+":") || strings.Contains(text, "var("+flag)
+	})
 }
 
 // Forced pushes told in words. A question may tell a forced push by what

@@ -158,17 +158,13 @@ func (ix *Index) unknownTold(query string, out []string, tok *tokenizer) []strin
 // stem) and its particle side by side; past claimScan records holding the
 // verb it is taken as held.
 func (ix *Index) holdsPhrasal(verb, particle string, tok *tokenizer) bool {
-	read := 0
-	for at, d := range ix.docsHolding(verb) {
-		if read++; read > claimScan {
-			return true
-		}
+	return ix.anyHolding(verb, true, func(at docRef, d doc) bool {
 		ws := countWords(ix.docText(at, d))
 		for i := 0; i+1 < len(ws); i++ {
 			if ws[i+1] == particle && tok.stem(ws[i]) == verb {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }

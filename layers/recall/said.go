@@ -46,6 +46,13 @@ var clauseEnds = []string{"did", "does", "do", "how", "was", "were", "what", "wh
 // askingModals before "I" ask how to do a thing, not what the user said.
 var askingModals = []string{"can", "could", "do", "may", "might", "should", "would"}
 
+// asksWay reports whether the speaker at fields[i] follows a modal that
+// asks a way ("how can I tell which trace it belonged to"): no words of
+// the user's.
+func asksWay(fields []string, i int) bool {
+	return i > 0 && slices.Contains(askingModals, strings.ToLower(codeWord(fields[i-1])))
+}
+
 // userSaid gives the written things (flags, quotes, paths, commands)
 // that a question says the user said.
 func userSaid(fields []string) []string {
@@ -53,9 +60,7 @@ func userSaid(fields []string) []string {
 		if !slices.Contains(userSubjects, strings.ToLower(codeWord(fields[i]))) {
 			return 0, false
 		}
-		if i > 0 && slices.Contains(askingModals, strings.ToLower(codeWord(fields[i-1]))) {
-			// "how can I tell which trace it belonged to": a way
-			// asked for, no words of the user's.
+		if asksWay(fields, i) {
 			return 0, false
 		}
 		return sayVerbAfter(fields, i)

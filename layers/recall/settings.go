@@ -68,17 +68,13 @@ func settingsOn(ws []string) []string {
 // holding w's stem it is taken as held.
 func (ix *Index) holdsWordOf(w string, tok *tokenizer) bool {
 	stem := tok.stem(w)
-	read := 0
-	for at, d := range ix.docsHolding(stem) {
-		if read++; read > claimScan {
-			return true
-		}
+	return ix.anyHolding(stem, true, func(at docRef, d doc) bool {
 		for run := range strings.FieldsFuncSeq(ix.docText(at, d), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			// A shorter run does not stem to it; it is not stemmed.
 			if len(run) >= len(stem) && tok.stem(strings.ToLower(run)) == stem {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }

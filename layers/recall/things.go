@@ -427,6 +427,22 @@ func (ix *Index) docsHolding(term string) iter.Seq2[docRef, doc] {
 	}
 }
 
+// anyHolding reports whether held holds for one of the records holding
+// term. Past claimScan records read it gives past: what a check that
+// cannot tell takes (held, to answer rather than refuse on a guess).
+func (ix *Index) anyHolding(term string, past bool, held func(docRef, doc) bool) bool {
+	read := 0
+	for at, d := range ix.docsHolding(term) {
+		if read++; read > claimScan {
+			return past
+		}
+		if held(at, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // docsHoldingWith gives the documents that hold term and one of others,
 // finding each of term's documents in the others' postings (which are in
 // the order of their documents) rather than reading it.
