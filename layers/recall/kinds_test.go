@@ -73,6 +73,8 @@ func TestKindSeenByItsMember(t *testing.T) {
 		// Its words side by side: a stop word between is no kind.
 		{"Which crash-reporting service gets the badges' exceptions?", []string{"crash reporting"}},
 		{"Why did the badges crash the reporting?", nil},
+		// A hyphen joins a kind's words as a space does.
+		{"Why did we swap the tail port for a filesystem-event watcher?", []string{"filesystem event"}},
 	})
 	tailwind := newMemory(t)
 	tailwind.l1("2026-02-11_1000_aaaa1111", false, append(filler(10),
