@@ -612,6 +612,28 @@ func TestUsersAnswersAreKept(t *testing.T) {
 	}
 }
 
+// TestHelpersModelIsKept: a helper agent's call keeps its type, the model
+// the call chose for it, and its description; a call that chose none
+// keeps the two.
+func TestHelpersModelIsKept(t *testing.T) {
+	b := fixtures.NewBuilder("2.1.39", "s", fixtures.Root)
+	b.Prompt("plan the linting beads")
+	b.Assistant("msg_1", fixtures.ToolUse("toolu_1", "Task", map[string]any{"description": "Draft beads for linting setup", "subagent_type": "Plan", "model": "haiku", "prompt": "Draft bead content"}))
+	b.ToolResult("toolu_1", "Drafted three beads.", false, nil)
+	b.Assistant("msg_2", fixtures.ToolUse("toolu_2", "Task", map[string]any{"description": "find parse callers", "subagent_type": "Explore", "prompt": "Find callers"}))
+	b.ToolResult("toolu_2", "Two callers.", false, nil)
+	recs, _ := refineBytes(t, b.Bytes(), fixtures.Root)
+	tasks := toolRecords(recs, "Task")
+	if len(tasks) != 2 {
+		t.Fatalf("want 2 Task records, got %+v", recs)
+	}
+	for i, want := range []string{"Plan (haiku): Draft beads for linting setup", "Explore: find parse callers"} {
+		if tasks[i].Arg != want {
+			t.Errorf("Task %d: arg %q, want %q", i, tasks[i].Arg, want)
+		}
+	}
+}
+
 // TestPipedCrashIsKept: a command piped through head or tail exits 0
 // whatever crashed; its record keeps the first line that says the program
 // stopped, after its first line, and a piped command that crashed nowhere,

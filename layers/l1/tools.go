@@ -52,6 +52,7 @@ type toolInput struct {
 	} `json:"edits"`
 	Description  string `json:"description"`
 	SubagentType string `json:"subagent_type"`
+	Model        string `json:"model"`
 	URL          string `json:"url"`
 	Query        string `json:"query"`
 	Skill        string `json:"skill"`
@@ -106,7 +107,13 @@ func (r *Refiner) toolCall(b block, f topFields, off int64) Record {
 			rec.File = r.path(in.Path)
 		}
 	case "Task", "Agent":
-		rec.Arg = r.cleanCut(strings.TrimSpace(in.SubagentType+": "+in.Description), maxArg)
+		// The model a helper ran on, when the call chose one, is part of
+		// what was asked of it ("Plan (haiku): Draft beads …").
+		kind := in.SubagentType
+		if in.Model != "" {
+			kind = strings.TrimSpace(kind + " (" + in.Model + ")")
+		}
+		rec.Arg = r.cleanCut(strings.TrimSpace(kind+": "+in.Description), maxArg)
 	case "WebFetch":
 		rec.Arg = r.cleanCut(in.URL, maxArg)
 	case "WebSearch":

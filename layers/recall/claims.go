@@ -533,6 +533,25 @@ func label(q string) bool {
 	return unicode.IsUpper(r) && n >= 2 && n <= 6
 }
 
+// quotedWord reports whether a quote is one plain word ('archived'): a
+// word a question quotes is a word it says was written, a state's, a
+// label's or a value's, however loosely it quotes a phrase. A word in
+// backticks is code (`when`), judged as code.
+func quotedWord(q, query string) bool {
+	return len(q) >= 3 && strings.IndexFunc(q, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 &&
+		!isStop(strings.ToLower(q)) && !strings.Contains(query, "`"+q+"`")
+}
+
+// holdsWord reports whether memory holds a plain word in some form: its
+// stem, itself, or a word of its thesaurus group. Memory that never wrote
+// 'archived' had no note archived (never65 asked why notes got a third
+// 'archived' status).
+func (ix *Index) holdsWord(w string, tok *tokenizer) bool {
+	lower := strings.ToLower(w)
+	stem := tok.stem(lower)
+	return ix.df(stem) > 0 || ix.df(lower) > 0 || slices.ContainsFunc(synonyms(stem), func(s string) bool { return ix.df(s) > 0 })
+}
+
 // printed reports whether q, quoted in query, is quoted as printed: an
 // error, or a label in quotes other than backticks (`Open Report` is
 // code, judged as code).
@@ -599,6 +618,10 @@ var outputWords = []string{"warning", "warnings", "printed", "prints", "print", 
 func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []string {
 	var errs []string
 	for _, q := range quoted(query) {
+		if quotedWord(q, query) && !slices.Contains(out, q) && !ix.holdsWord(q, tok) {
+			errs = append(errs, q)
+			continue
+		}
 		if !printed(q, query) || namesTest(q, query) || slices.ContainsFunc(out, func(o string) bool { return strings.Contains(q, o) }) {
 			continue
 		}
@@ -1148,10 +1171,15 @@ func searchTally(f l1Fields) bool {
 // where to, and the one it names as where from ("out of scripts/"), each
 // possibly empty but not both. A folder the question sets at the
 // project's root ("the top-level scripts/ folder") is that folder, not
-// one of its name deeper down (priv/scripts).
+// one of its name deeper down (priv/scripts). A folder told in words
+// ("the app's priv folder") is one of that name anywhere in a path. A
+// thing the question tells in words memory cannot name ("the little
+// shell wrapper around tail got moved out of the priv folder into
+// scripts/") is "": any thing, when both folders are told.
 type move struct {
 	thing, folder, from string
 	rooted, fromRooted  bool
+	told, fromTold      bool
 }
 
 // moveTo are the words that open where something was moved.
@@ -1179,24 +1207,50 @@ var (
 	rootLeads   = []string{"repo-level", "repo-root", "root", "root-level", "top", "top-level", "toplevel"}
 )
 
+// folderNouns say that the word before them is a folder's name: "the
+// priv folder", "the scripts dir".
+var folderNouns = []string{"folder", "directory", "dir"}
+
+// notFolderNames are words before a folder noun that name no folder:
+// "the same folder", "its own directory".
+var notFolderNames = []string{"new", "old", "one", "other", "own", "parent", "right", "same", "that", "this", "wrong"}
+
 // folderAt gives the folder that fields[j:] open with, past at most
-// three leading words, and whether a word of them sets it at the root;
-// "" when they open with none.
-func folderAt(fields []string, j int) (folder string, rooted bool) {
+// three leading words (a possessive among them: "the app's priv
+// folder"), whether a word of them sets it at the root, and whether it
+// is told in words, a name before a folder noun ("priv folder"), not
+// written as a path; "" when they open with none.
+func folderAt(fields []string, j int) (folder string, rooted, told bool) {
 	for start := j; j < len(fields) && j <= start+3; j++ {
 		w := strings.Trim(fields[j], "`\"',.;:?!()")
 		if isFolder(w) {
-			return w, rooted
+			return w, rooted, false
 		}
 		lw := strings.ToLower(w)
+		if j+1 < len(fields) && !strings.ContainsAny(fields[j], ",;") && folderName(lw) &&
+			slices.Contains(folderNouns, strings.ToLower(strings.Trim(fields[j+1], ",.;:?!()"))) {
+			return lw, rooted, true
+		}
 		switch {
 		case slices.Contains(rootLeads, lw):
 			rooted = true
+		case strings.HasSuffix(lw, "'s") || strings.HasSuffix(lw, "’s"):
 		case !slices.Contains(folderLeads, lw) || strings.ContainsAny(fields[j], ",;"):
-			return "", false
+			return "", false, false
 		}
 	}
-	return "", false
+	return "", false, false
+}
+
+// folderName reports whether a word before a folder noun may be a
+// folder's name: a word of letters, digits, "_" and "-", no stop word.
+func folderName(w string) bool {
+	if len(w) < 2 || isStop(w) || slices.Contains(notFolderNames, w) || slices.Contains(folderLeads, w) || slices.Contains(rootLeads, w) {
+		return false
+	}
+	return !strings.ContainsFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	})
 }
 
 // moves finds the moves a question states: a verb of moving, "into",
@@ -1241,7 +1295,7 @@ func moves(fields []string, told func([]string) string) []move {
 			}
 			thing = told(fields[j:])
 		}
-		if thing == "" || strings.ContainsAny(f, ",;") {
+		if strings.ContainsAny(f, ",;") {
 			continue
 		}
 		m, toSeen := move{thing: thing}, false
@@ -1252,18 +1306,18 @@ func moves(fields []string, told func([]string) string) []move {
 				if w == "out" {
 					j++
 				}
-				m.from, m.fromRooted = folderAt(fields, j+1)
+				m.from, m.fromRooted, m.fromTold = folderAt(fields, j+1)
 				continue
 			case !toSeen && slices.Contains(to, w):
 				toSeen = true
-				m.folder, m.rooted = folderAt(fields, j+1)
+				m.folder, m.rooted, m.told = folderAt(fields, j+1)
 				continue
 			}
 			if strings.ContainsAny(fields[j], ",;?") {
 				break
 			}
 		}
-		if m.folder != "" || m.from != "" {
+		if m.thing != "" && (m.folder != "" || m.from != "") || m.folder != "" && m.from != "" {
 			out = append(out, m)
 		}
 	}
@@ -1353,12 +1407,14 @@ func (ix *Index) unknownMoves(fields []string, out []string, tok *tokenizer) []s
 	}
 	for _, m := range moves(fields, told) {
 		if slices.ContainsFunc(out, func(o string) bool {
-			return strings.Contains(m.folder, o) || strings.Contains(m.from, o) || strings.Contains(m.thing, o)
+			return strings.Contains(m.folder, o) || strings.Contains(m.from, o) || m.thing != "" && strings.Contains(m.thing, o)
 		}) {
 			continue
 		}
 		if !ix.holdsMove(m, tok) {
 			switch {
+			case m.thing == "":
+				unknown = append(unknown, "moved from "+m.from+" in "+m.folder)
 			case m.folder == "":
 				unknown = append(unknown, m.thing+" out of "+m.from)
 			case m.from != "":
@@ -1382,13 +1438,24 @@ func (ix *Index) unknownMoves(fields []string, out []string, tok *tokenizer) []s
 // to read, the path as one term (the index keeps a path of up to
 // maxToken bytes whole: a longer one is taken as held); it cannot tell
 // where from.
+//
+// A move of a thing told in words memory cannot name is held unless
+// memory ran only moves the other way round between its two folders.
 func (ix *Index) holdsMove(m move, tok *tokenizer) bool {
-	if ran, ok := ix.movesRun(m.thing, tok); ok && len(ran) > 0 {
-		return slices.ContainsFunc(ran, func(r movedFile) bool {
-			return (m.folder == "" || inFolder(r.to, m.folder, m.rooted)) && (m.from == "" || inFolder(r.from, m.from, m.fromRooted))
-		})
+	to := func(r movedFile) bool { return m.folder == "" || inFolder(r.to, m.folder, m.rooted, m.told) }
+	from := func(r movedFile) bool { return m.from == "" || inFolder(r.from, m.from, m.fromRooted, m.fromTold) }
+	if m.thing == "" {
+		ran, ok := ix.movesRun("", tok)
+		back := func(r movedFile) bool {
+			return inFolder(r.from, m.folder, m.rooted, m.told) && inFolder(r.to, m.from, m.fromRooted, m.fromTold)
+		}
+		return !ok || !slices.ContainsFunc(ran, back) || slices.ContainsFunc(ran, func(r movedFile) bool { return to(r) && from(r) })
 	}
-	if m.folder == "" {
+	if ran, ok := ix.movesRun(m.thing, tok); ok && len(ran) > 0 {
+		return slices.ContainsFunc(ran, func(r movedFile) bool { return to(r) && from(r) })
+	}
+	if m.folder == "" || m.told {
+		// A folder told in words is no path to find the thing under.
 		return true
 	}
 	folder := strings.TrimSuffix(m.folder, "/")
@@ -1443,8 +1510,12 @@ type movedFile struct{ from, to string }
 // movesRun gives the moves of thing the shell commands of memory ran
 // (mv, git mv), and false when it cannot tell: past claimScan records
 // holding the thing's rarest word and a command's tool name.
+// Of thing "", the moves of any file.
 func (ix *Index) movesRun(thing string, tok *tokenizer) ([]movedFile, bool) {
-	_, term := ix.phrase(termWords(thing, tok))
+	term := tok.term("mv")
+	if thing != "" {
+		_, term = ix.phrase(termWords(thing, tok))
+	}
 	if term == "" {
 		return nil, true
 	}
@@ -1487,7 +1558,7 @@ func filesMoved(cmd, thing string) []movedFile {
 		for _, src := range args[:len(args)-1] {
 			src = strings.Trim(src, `"'`)
 			name := strings.ToLower(path.Base(src))
-			if name != file && strings.TrimSuffix(name, path.Ext(name)) != file {
+			if thing != "" && name != file && strings.TrimSuffix(name, path.Ext(name)) != file {
 				continue
 			}
 			to := dest
@@ -1515,8 +1586,15 @@ func folderOf(dir string) string {
 // question does not set it at the root ("scripts/" is priv/scripts, "the
 // top-level scripts/" is not). A command's absolute path has no root the
 // question can set.
-func inFolder(dir, folder string, rooted bool) bool {
+func inFolder(dir, folder string, rooted, told bool) bool {
 	folder = folderOf(strings.TrimSuffix(folder, "/"))
+	if told && !rooted {
+		// Told in words, the folder may be any part of the path, or a
+		// word of one (the plugin folder: spotter-plugin/).
+		return slices.ContainsFunc(strings.Split(dir, "/"), func(part string) bool {
+			return part == folder || slices.Contains(strings.FieldsFunc(part, func(r rune) bool { return r == '-' || r == '_' }), folder)
+		})
+	}
 	return dir == folder || (!rooted || strings.HasPrefix(dir, "/")) && strings.HasSuffix(dir, "/"+folder)
 }
 
@@ -2003,6 +2081,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 	for _, f := range keptFiles(ws) {
 		if !slices.Contains(out, f) && !ix.holdsKept(f, tok) {
 			unknown = append(unknown, f+" kept")
+		}
+	}
+	for _, c := range keptCounts(ws) {
+		if !ix.holdsKeptCount(c, tok) {
+			unknown = append(unknown, c+" kept")
 		}
 	}
 	for _, c := range counts(ws, tok) {

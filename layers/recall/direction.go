@@ -163,12 +163,39 @@ type wordChange struct{ from, to string }
 
 // wordLeads are the words that may stand before the word a change goes
 // from or to ("from the light theme", "to a dark one", "from the old
-// dark look").
-var wordLeads = append([]string{"old", "new"}, placeArticles...)
+// dark look", "back into a plain function").
+var wordLeads = append([]string{"old", "new", "plain", "simple", "regular", "normal", "ordinary", "back"}, placeArticles...)
+
+// codeMeanings give the plain word for a keyword of code that memory
+// writes a change in ("converting `with_span` from a `def` to a
+// `defmacro`"), which a question tells in words ("from a macro back into
+// a plain function").
+var codeMeanings = map[string]string{
+	"def": "function", "defp": "function", "defn": "function", "fn": "function", "func": "function",
+	"defmacro": "macro", "defmacrop": "macro", "defstruct": "struct", "defmodule": "module",
+}
+
+// meaningOf gives a word of a change as plain words tell it.
+func meaningOf(w string) string {
+	if m, ok := codeMeanings[w]; ok {
+		return m
+	}
+	return w
+}
+
+// meaningsOf gives a sentence's words as plain words tell them.
+func meaningsOf(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = meaningOf(w)
+	}
+	return out
+}
 
 // wordChanges gives the changes a question's words (countWords) say went
-// from one plain word to another: a verb of switching, "from" and a word,
-// then "to" or "into" and a word within a few words after it.
+// from one plain word to another: a verb of switching, "from" (or "off":
+// "move the panel off the light theme and onto a dark one") and a word,
+// then "to", "into" or "onto" and a word within a few words after it.
 func wordChanges(ws []string) []wordChange {
 	plain := func(w string) bool {
 		return len(w) >= 3 && !isStop(w) && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
@@ -182,21 +209,21 @@ func wordChanges(ws []string) []wordChange {
 		}
 		return "", -1
 	}
-	switching := func(v string) bool { return slices.Contains(switchVerbs, v) || v == "flip" || v == "flipped" }
+	switching := func(v string) bool { return slices.Contains(switchVerbs, v) || slices.Contains(changeIntoVerbs, v) }
 	var out []wordChange
 	for i, w := range ws {
 		// "switch the panel over to a dark look", "to a dark one": the
 		// word it went to alone, told with no "from" before, after
 		// "over" or an article ("change to fix it" is no change to a
 		// word).
-		if w == "to" && (i > 0 && ws[i-1] == "over" || i+1 < len(ws) && slices.Contains(wordLeads, ws[i+1])) &&
+		if (w == "to" || w == "onto") && (i > 0 && ws[i-1] == "over" || i+1 < len(ws) && slices.Contains(wordLeads, ws[i+1])) &&
 			slices.ContainsFunc(ws[max(0, i-switchReach):i], switching) && !slices.Contains(ws[max(0, i-switchReach):i], "from") {
 			if to, _ := after(i + 1); to != "" {
-				out = append(out, wordChange{to: to})
+				out = append(out, wordChange{to: meaningOf(to)})
 			}
 			continue
 		}
-		if w != "from" || !slices.ContainsFunc(ws[max(0, i-switchReach):i], switching) {
+		if w != "from" && w != "off" || !slices.ContainsFunc(ws[max(0, i-fromReach):i], switching) {
 			continue
 		}
 		from, at := after(i + 1)
@@ -204,9 +231,9 @@ func wordChanges(ws []string) []wordChange {
 			continue
 		}
 		for k := at + 1; k < len(ws) && k <= at+countReach; k++ {
-			if ws[k] == "to" || ws[k] == "into" {
-				if to, _ := after(k + 1); to != "" && to != from {
-					out = append(out, wordChange{from, to})
+			if ws[k] == "to" || ws[k] == "into" || ws[k] == "onto" {
+				if to, _ := after(k + 1); to != "" && meaningOf(to) != meaningOf(from) {
+					out = append(out, wordChange{meaningOf(from), meaningOf(to)})
 				}
 				break
 			}
@@ -214,6 +241,15 @@ func wordChanges(ws []string) []wordChange {
 	}
 	return out
 }
+
+// fromReach is how many words before "from" a verb of changing may be:
+// "turn the span-wrapping helper the hook controllers use from a macro".
+const fromReach = 9
+
+// changeIntoVerbs tell a change of one thing into another besides switchVerbs:
+// "flip the panel from light to dark", "turn the helper from a macro
+// into a function".
+var changeIntoVerbs = []string{"flip", "flipped", "flipping", "turn", "turned", "turning", "rewrite", "rewrote", "rewritten", "rewriting"}
 
 // replaceWords tell a change with the old thing first and the new after
 // "with" or "by": "replace dark … with light".
@@ -238,7 +274,7 @@ func toldChange(ws []string, a, b string) bool {
 			between := ws[i+1 : j]
 			switch {
 			case slices.ContainsFunc(ws[max(0, i-4):i], func(v string) bool { return slices.Contains(replaceWords, v) }) && (slices.Contains(between, "with") || slices.Contains(between, "by")),
-				i > 0 && ws[i-1] == "from" && (slices.Contains(between, "to") || slices.Contains(between, "into")),
+				(i > 0 && ws[i-1] == "from" || i > 1 && ws[i-2] == "from" && slices.Contains(wordLeads, ws[i-1])) && (slices.Contains(between, "to") || slices.Contains(between, "into")),
 				slices.Contains(between, "→") || slices.Contains(between, "->"):
 				return true
 			}
@@ -260,22 +296,39 @@ func (ix *Index) holdsWordChange(c wordChange, tok *tokenizer) bool {
 		return ix.holdsChangeTo(c.to, tok)
 	}
 	reversed, read := false, 0
-	for at, d := range ix.docsHoldingWith(tok.term(c.to), []string{tok.term(c.from)}) {
-		if read++; read > claimScan {
-			return true
-		}
-		text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
-		for _, sentence := range splitSentences(text) {
-			ws := countWords(sentence)
-			switch {
-			case toldChange(ws, c.from, c.to):
-				return true
-			case toldChange(ws, c.to, c.from):
-				reversed = true
+	for _, to := range formsOf(c.to) {
+		for _, from := range formsOf(c.from) {
+			for at, d := range ix.docsHoldingWith(tok.term(to), []string{tok.term(from)}) {
+				if read++; read > claimScan {
+					return true
+				}
+				text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
+				for _, sentence := range splitSentences(text) {
+					ws := meaningsOf(countWords(sentence))
+					switch {
+					case toldChange(ws, c.from, c.to):
+						return true
+					case toldChange(ws, c.to, c.from):
+						reversed = true
+					}
+				}
 			}
 		}
 	}
 	return !reversed
+}
+
+// formsOf gives a word of a change and the keywords of code that mean it
+// (function: def, defp, fn, …).
+func formsOf(w string) []string {
+	out := []string{w}
+	for k, v := range codeMeanings {
+		if v == w {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out[1:])
+	return out
 }
 
 // holdsChangeTo reports whether memory tells a change to the word, or
@@ -283,20 +336,22 @@ func (ix *Index) holdsWordChange(c wordChange, tok *tokenizer) bool {
 // only from dark (to light) never went over to a dark look (cq50).
 func (ix *Index) holdsChangeTo(to string, tok *tokenizer) bool {
 	away, read := false, 0
-	for at, d := range ix.docsHolding(tok.term(to)) {
-		if read++; read > claimScan {
-			return true
-		}
-		text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
-		for _, sentence := range splitSentences(text) {
-			ws := countWords(sentence)
-			for _, w := range ws {
-				switch {
-				case w == to: // no change of a word into itself
-				case toldChange(ws, w, to):
-					return true
-				case toldChange(ws, to, w):
-					away = true
+	for _, form := range formsOf(to) {
+		for at, d := range ix.docsHolding(tok.term(form)) {
+			if read++; read > claimScan {
+				return true
+			}
+			text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
+			for _, sentence := range splitSentences(text) {
+				ws := meaningsOf(countWords(sentence))
+				for _, w := range ws {
+					switch {
+					case w == to: // no change of a word into itself
+					case toldChange(ws, w, to):
+						return true
+					case toldChange(ws, to, w):
+						away = true
+					}
 				}
 			}
 		}

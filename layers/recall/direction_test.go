@@ -64,7 +64,8 @@ func TestWordChanges(t *testing.T) {
 		say("Moved the queue from memory to disk."),
 		say("The ledger panel has a dark theme and a light theme."),
 		say("Switched the cache from cold to warm."),
-		say("Later switched the cache from warm back to cold."))...)
+		say("Later switched the cache from warm back to cold."),
+		say("Fixed by converting `report_span` from a `def` to a `defmacro` accepting `do: block`."))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did we switch the ledger panel from the dark theme to a light one?", nil},
 		{"Why did the ledger panel go from the dark look over to a light one?", nil},
@@ -87,6 +88,16 @@ func TestWordChanges(t *testing.T) {
 		{"Why did we change the export to async?", nil},
 		{"Why did we move the queue from disk over to memory?", []string{"disk to memory"}},
 		{"Why did we switch the cache over to cold?", nil},
+		// A keyword of code is the plain word it means, with an article
+		// between "from" and it, the verb of changing further back.
+		{"Why did we turn the span helper the report controllers use from a macro back into a plain function?", []string{"macro to function"}},
+		{"Why did we convert report_span from a function into a macro?", nil},
+		{"Why did report_span go from defmacro to def?", []string{"macro to function"}},
+		{"Why did we rewrite report_span as a macro?", nil},
+		// "off" one word "and onto" another is from and to.
+		{"Why did we move the ledger panel off the light theme and onto a dark one?", []string{"light to dark"}},
+		{"Why did we move the ledger panel off the dark theme and onto a light one?", nil},
+		{"Why did we move the export onto an async job?", []string{"to async"}},
 		{"What did we change to fix dark ledger rows?", nil},
 		{"Why did we switch the ledger panel to a blue one?", nil},
 		// Words memory never tells changing are not judged.

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -40,7 +41,9 @@ func denied(words []string, i, reach int) bool {
 // word just before denies, or a migration's, written without its
 // extension before "migration" ("keep the hand-written
 // add_unique_index_messages_session_uuid migration": three sets asked
-// why the migration memory deleted for Ash's own was kept).
+// why the migration memory deleted for Ash's own was kept), or the
+// timestamp that opens a migration's file ("keep our hand-written
+// 20260212165422 unique-index migration").
 func keptFiles(ws []string) []string {
 	var out []string
 	for i, w := range ws {
@@ -49,7 +52,7 @@ func keptFiles(ws []string) []string {
 		}
 		for j := i + 1; j < len(ws) && j <= i+3; j++ {
 			f := lastPathPart(ws[j])
-			if fileWord(f) || j+1 < len(ws) && strings.HasPrefix(ws[j+1], "migration") && migrationName(f) {
+			if fileWord(f) || migrationStamp(f) || j+1 < len(ws) && strings.HasPrefix(ws[j+1], "migration") && migrationName(f) {
 				if !slices.Contains(out, f) {
 					out = append(out, f)
 				}
@@ -96,11 +99,15 @@ func migrationName(w string) bool {
 		strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) < 0
 }
 
+// migrationStamp reports whether w is the timestamp that opens a
+// migration's file name: fourteen digits, a year to a second.
+func migrationStamp(w string) bool { return len(w) == 14 && allDigits(w) }
+
 // isKeptFile reports whether a file's name is the one a question names: the
 // same, or, for a migration named without its extension, the name before
 // it, whole or after its timestamp.
 func isKeptFile(file, named string) bool {
-	if file == named {
+	if file == named || migrationStamp(named) && strings.HasPrefix(file, named+"_") {
 		return true
 	}
 	if !migrationName(named) {
@@ -127,4 +134,62 @@ func filesDeleted(cmd string) []string {
 		}
 	}
 	return out
+}
+
+// Counts kept. A question may say a limit was kept: "why did we keep the
+// 5-line cap on tool results". Memory that removed it tells so, a word
+// of removing just before the count ("Removed silent 5-line
+// truncation"); memory that tells it removed and never kept saw the
+// other choice made (a fresh set asked why the 5-line cap the renderer
+// upgrade removed was kept).
+
+// keptCounts gives the counts a question's words (countWords, which
+// write "5-line" as 5 and line) say were kept: a number and the word
+// after it within three words after a verb of keeping no word just
+// before denies.
+func keptCounts(ws []string) []string {
+	var out []string
+	for i, w := range ws {
+		if !slices.Contains(keepVerbs, w) || denied(ws, i, keepNegReach) {
+			continue
+		}
+		for j := i + 1; j+1 < len(ws) && j <= i+3; j++ {
+			if allDigits(ws[j]) && isAlpha(ws[j+1]) {
+				out = append(out, ws[j]+"-"+ws[j+1])
+				break
+			}
+		}
+	}
+	return out
+}
+
+// holdsKeptCount reports whether memory never tells the count (n-noun)
+// removed, or tells it kept too: a word of removing or keeping within
+// removeReach words before it. Past claimScan records it cannot tell.
+func (ix *Index) holdsKeptCount(count string, tok *tokenizer) bool {
+	n, noun, _ := strings.Cut(count, "-")
+	removed, read := false, 0
+	// The index holds "5-line" whole, a number of one digit only so, and
+	// "5 lines" apart.
+	for _, docs := range []iter.Seq2[docRef, doc]{ix.docsHolding(count), ix.docsHoldingWith(tok.term(n), []string{tok.term(noun)})} {
+		for at, d := range docs {
+			if read++; read > claimScan {
+				return true
+			}
+			ws := countWords(ix.docText(at, d))
+			for k := 0; k+1 < len(ws); k++ {
+				if ws[k] != n || tok.stem(ws[k+1]) != tok.stem(noun) {
+					continue
+				}
+				before := ws[max(0, k-removeReach):k]
+				switch {
+				case slices.ContainsFunc(before, func(v string) bool { return slices.Contains(keepVerbs, v) }):
+					return true
+				case slices.ContainsFunc(before, func(v string) bool { return slices.Contains(removeMarks, v) }):
+					removed = true
+				}
+			}
+		}
+	}
+	return !removed
 }

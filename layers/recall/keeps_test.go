@@ -22,7 +22,10 @@ func TestFilesKept(t *testing.T) {
 		at("2026-02-11T10:10:00Z", edit("priv/repo/migrations/20260211_add_notes.exs", "+3 -0 create table(:notes)")),
 		at("2026-02-11T10:11:00Z", bash("rm priv/repo/migrations/20260211_add_notes.exs", 0, "")),
 		at("2026-02-11T10:12:00Z", edit("priv/repo/migrations/20260211_add_notes.exs", "+3 -0 create table(:notes)")),
-		at("2026-02-11T10:13:00Z", bash("rm priv/repo/migrations/20260211_report.exs priv/repo/migrations/draft_add_reports.exs", 0, "")))...)
+		at("2026-02-11T10:13:00Z", bash("rm priv/repo/migrations/20260211_report.exs priv/repo/migrations/draft_add_reports.exs", 0, "")),
+		at("2026-02-11T10:14:00Z", edit("priv/repo/migrations/20260211101400_add_rollups.exs", "+3 -0 create table(:rollups)")),
+		at("2026-02-11T10:14:00Z", edit("priv/repo/migrations/20260211101401_add_tallies.exs", "+3 -0 create table(:tallies)")),
+		at("2026-02-11T10:15:00Z", bash("rm priv/repo/migrations/20260211101400_add_rollups.exs", 0, "")))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did we keep the hand-written 20260211_add_lookups.exs migration instead of the generated one?",
 			[]string{"20260211_add_lookups.exs kept"}},
@@ -32,6 +35,10 @@ func TestFilesKept(t *testing.T) {
 		{"Why did we keep the hand-written add_lookups migration instead of the generated one?", []string{"add_lookups kept"}},
 		{"Why did we keep the 20260211_add_lookups migration?", []string{"20260211_add_lookups kept"}},
 		{"Why did we keep the add_reports migration?", nil},
+		// A migration named by the timestamp its file opens with.
+		{"Why did we keep our hand-written 20260211101400 rollups migration instead?", []string{"20260211101400 kept"}},
+		{"Why did we keep the 20260211101401 tallies migration?", nil},
+		{"Why didn't we keep the 20260211101400 migration?", nil},
 		{"Why did we keep the add_notes migration?", nil},
 		{"Why did we keep the lookups migration?", nil},
 		{"Why did we keep the report migration?", nil},
@@ -55,5 +62,23 @@ func TestFilesKept(t *testing.T) {
 		// judged as a name taken out, not as a file deleted.
 		{"Why did we delete the .json files?", []string{".json removed"}},
 		{"Why did we delete the .tool-versions file?", []string{".tool-versions deleted"}},
+	})
+}
+
+// TestCountsKept: a count said to be kept is held unless memory tells it
+// removed and never kept.
+func TestCountsKept(t *testing.T) {
+	m := newMemory(t)
+	m.l1("2026-02-11_1000_aaaa1111", false, append(filler(5),
+		say("Upgraded ReportRenderer: removed silent 5-line truncation, added 10-line default with expand groups."),
+		say("Dropped the 30 rows limit from the export, then kept 30 rows for the preview."),
+		say("The digest removes 12 lines of noise."))...)
+	wantUnknown(t, m.open(), []unknownCase{
+		{"Why did we keep the 5-line cap on the report's results?", []string{"5-line kept"}},
+		{"Why did we keep the 10-line default?", nil},
+		{"Why did we keep the 30 rows?", nil},
+		{"Why didn't we keep the 5-line cap?", nil},
+		{"Why did we remove the 5-line cap?", nil},
+		{"Why did we keep a 7-line cap?", nil},
 	})
 }

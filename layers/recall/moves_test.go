@@ -37,5 +37,18 @@ func TestMovesRun(t *testing.T) {
 		{"Why did we move the build report shell script out of priv/scripts?", []string{"build_report out of priv/scripts"}},
 		{"Why did we move the build report script into priv/scripts?", nil},
 		{"Why did we move the build script out of priv/scripts?", nil},
+		// A folder told in words is one of that name anywhere in a path;
+		// a thing memory cannot name moved between two folders is held
+		// unless memory moved things only the other way round.
+		{"Why did the little report shell script get moved out of the app's priv folder into the top-level scripts/ directory?",
+			[]string{"moved from priv in scripts/"}},
+		{"Why did the report helper move from the priv dir up to the repo-root scripts folder?", []string{"moved from priv in scripts"}},
+		{"Why did the little report shell script get moved out of the top-level scripts folder into the priv folder?", nil},
+		{"Why did the report helper get moved out of the top-level scripts folder?", nil},
+		{"Why did the checker view move from the report folder to the report_web folder?", nil},
+		{"Why did the checker view move from the report_web folder to the report folder?", []string{"moved from report_web in report"}},
+		{"Why did we move build_report.sh out of the top-level scripts folder into the priv folder?", nil},
+		{"Why did we move build_report.sh out of the priv folder?", []string{"build_report.sh out of priv"}},
+		{"Why did we move build_report.sh into the same folder as lookup.sh?", nil},
 	})
 }

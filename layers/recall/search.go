@@ -1691,7 +1691,9 @@ func (ix *Index) knownIdentifier(text string, code bool, tok *tokenizer) bool {
 // Dialyzer looked like: memory holds ignore_warnings once, in `grep -n
 // "ignore_warnings\|dialyzer" mix.exs`, whose output had none. A name
 // that opens a longer one memory holds (pane_list of pane_list_live) was
-// a prefix searched for, and is known by the longer name.
+// a prefix searched for, and is known by the longer name. So is a name
+// the agent only said it would look for ("let me check if there's a
+// pane_list_live_test.exs"): a file a task planned and nobody wrote.
 func (ix *Index) searchedFor(t string) bool {
 	if ix.df(t) == 0 || ix.opensLonger(t, "_.") {
 		return false
@@ -1703,11 +1705,8 @@ func (ix *Index) searchedFor(t string) bool {
 		}
 		switch {
 		case d.Layer == layerL1:
-			if d.Kind != kindTool {
-				return false
-			}
 			f, _ := ix.l1Record(at, d)
-			if !searchOnly(f, t) {
+			if !searchOnly(f, t) && !(f.kind == "text" && wondered(f.text, t)) {
 				return false
 			}
 			searched = true
@@ -1715,7 +1714,7 @@ func (ix *Index) searchedFor(t string) bool {
 			// An exchange lists the commands of its lines, which
 			// are judged as L1 records; its own words are its
 			// summary's.
-			if strings.Contains(strings.ToLower(ix.docText(at, d)), t) {
+			if text := ix.docText(at, d); strings.Contains(strings.ToLower(text), t) && !wondered(text, t) {
 				return false
 			}
 		default:
@@ -1793,6 +1792,38 @@ func searchOnly(f l1Fields, t string) bool {
 		return searched
 	}
 	return false
+}
+
+// wonderCues say that what follows them was looked for, not seen: "check
+// if there's a …", "see whether …", "look for …".
+var wonderCues = []string{"check if", "checking if", "check whether", "checking whether", "see if", "see whether",
+	"if there's", "if there is", "whether there's", "whether there is", "look for", "looking for", "check for", "checking for"}
+
+// wonderReach is how many bytes before a name a cue of wondering may end
+// ("check if there's an existing pane_list_live_test.exs").
+const wonderReach = 24
+
+// wondered reports whether text holds t (lower case) only where a cue
+// of wondering stands just before it.
+func wondered(text, t string) bool {
+	lower := strings.ToLower(text)
+	found := false
+	for off := 0; ; {
+		k := strings.Index(lower[off:], t)
+		if k < 0 {
+			return found
+		}
+		k += off
+		before := lower[max(0, k-wonderReach-len("whether there is")):k]
+		cue := slices.ContainsFunc(wonderCues, func(c string) bool {
+			i := strings.LastIndex(before, c)
+			return i >= 0 && len(before)-i-len(c) <= wonderReach && !strings.ContainsAny(before[i:], ".;:!?\n")
+		})
+		if !cue {
+			return false
+		}
+		found, off = true, k+len(t)
+	}
 }
 
 // missingPath are what a program prints of a path that is not there.

@@ -34,16 +34,30 @@ const (
 	splitNear  = 8
 )
 
+// breakWords break a thing apart: "break the one hook apart into two".
+var breakWords = []string{"break", "breaking", "breaks", "broke", "broken"}
+
+// apartReach is how many words after a word of breaking "apart" may come
+// ("break the one transcript JS hook apart").
+const apartReach = 6
+
 // splitBack reports whether a question's words (countWords) say that a
 // merge was undone: a word of splitting with "back" or "apart" after it
 // ("split X back into", "split them back apart"), or a word of undoing
 // before one of merging or folding ("undo merging", "reverted the merge",
-// "undo folding X back out of Y"), or "unmerge".
+// "undo folding X back out of Y"), or "unmerge"; or that a thing was
+// broken apart ("break the one hook apart into a separate …": never65
+// asked why the hooks memory merged were broken apart again).
 func splitBack(ws []string) bool {
 	for i, w := range ws {
 		switch {
 		case strings.HasPrefix(w, "unmerg"):
 			return true
+		case slices.Contains(breakWords, w):
+			// A thing between: "the layout broke apart" broke nothing.
+			if i+2 < len(ws) && slices.Contains(ws[i+2:min(len(ws), i+1+apartReach)], "apart") {
+				return true
+			}
 		case slices.Contains(splitWords, w):
 			for _, v := range ws[i+1 : min(len(ws), i+1+splitReach)] {
 				if v == "back" {

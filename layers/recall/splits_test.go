@@ -18,6 +18,8 @@ func TestSplitBack(t *testing.T) {
 		{"why did we undo merging the picking hook into the highlighting hook and split them back apart?", []string{"a merge undone"}},
 		{"Why did we undo the merge of the two hooks?", []string{"a merge undone"}},
 		{"why did we undo folding the picking behaviour back out of the highlighting hook?", []string{"a merge undone"}},
+		{"why did we break the one report hook apart into a picking hook and a highlighting hook?", []string{"a merge undone"}},
+		{"Why did the report layout break apart on narrow screens?", nil},
 		// A split memory tells is held.
 		{"Why did we split the export step back out of LedgerWorker?", nil},
 		// A split that undoes nothing is not judged here.

@@ -366,6 +366,11 @@ func TestUnknownThings(t *testing.T) {
 		{"Which route serves the 'Download report' button?", []string{"Download report"}},
 		{"Which route serves the \"Report open\" button?", []string{"Report open"}},
 		{"Where is the button to 'download the report'?", nil},
+		// A word quoted alone is a word written: held in some form, or
+		// never written; a stop word or code in backticks is not judged.
+		{"Why did reports get a third 'archived' state?", []string{"archived"}},
+		{"Why do reports show an 'opened' note?", nil},
+		{"Why is a `when` clause in the report's lookup?", nil},
 		// A move is held where memory holds the thing under its new
 		// folder, not the folder and the thing apart.
 		{"Why did we move build_report.sh into priv/scripts/?", nil},
@@ -906,9 +911,15 @@ func TestSearchedForAndFeatureVerbs(t *testing.T) {
 		map[string]any{"ts": "2026-02-11T10:00:04Z", "k": "tool", "tool": "Grep", "pat": "visible", "res": "20 lines"},
 		say("highlightCode (lines 20-27) colours the blocks."),
 		say("The sync takes the 20 most recent sessions per directory, its main entry points."),
-		say("Long results now show 10 lines before the expand control."))...)
+		say("Long results now show 10 lines before the expand control."),
+		say("Now let me add tests to report_view_test.exs and also check if there's a report_list_test.exs."),
+		say("Let me see whether report_rows_test.exs covers the rows. It does: report_rows_test.exs has three cases."))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"How did adding ignore_warnings to mix.exs silence dialyzer?", []string{"ignore_warnings"}},
+		// Or as what the agent said it would look for.
+		{"What does report_list_test.exs check?", []string{"report_list_test.exs"}},
+		{"What does report_view_test.exs check?", nil},
+		{"What does report_rows_test.exs check?", nil},
 		{"Where do we call skip_lookup in the report?", []string{"skip_lookup"}},
 		// So is a listed thing, however written; a name of the
 		// project's code searched for is the code searched.

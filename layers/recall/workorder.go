@@ -15,9 +15,12 @@ import (
 // other way round; the one answerable question that orders two tasks
 // orders them as they were closed).
 
-// workOrder is two tasks of one epic a question says were done in this
-// order.
-type workOrder struct{ first, then string }
+// workOrder is two tasks of one epic, or two epics, a question says were
+// done in this order.
+type workOrder struct {
+	first, then string
+	epics       bool
+}
 
 // orderWords say that the work before them came first ("before", "ahead
 // of") or after ("after").
@@ -38,13 +41,18 @@ func workOrders(fields []string) []workOrder {
 			continue
 		}
 		a, b := tasksAround(fields, i)
+		epics := false
+		if a == "" {
+			a, b = epicsAround(fields, i)
+			epics = true
+		}
 		if a == "" {
 			continue
 		}
 		if w == "after" {
 			a, b = b, a
 		}
-		out = append(out, workOrder{a, b})
+		out = append(out, workOrder{a, b, epics})
 	}
 	return out
 }
@@ -86,6 +94,9 @@ func epicOf(task string) string {
 // other, or cannot tell: a task it never closed, two closed by one
 // command, or more records of the epic than workScan.
 func (ix *Index) holdsWorkOrder(o workOrder) bool {
+	if o.epics {
+		return ix.holdsEpicOrder(o)
+	}
 	first, then := "", ""
 	complete := ix.epicCommands(epicOf(o.first), func(f l1Fields) bool {
 		for _, task := range tasksClosed(f.cmd) {
@@ -222,6 +233,71 @@ func tasksAround(fields []string, i int) (before, after string) {
 		return "", ""
 	}
 	return before, after
+}
+
+// Two epics. A question may say one epic's work came before another's:
+// "why did we build the active-session registry (spotter-a0y) before we
+// put OTEL spans on the hook controllers (spotter-4te)". Memory that saw
+// the work closed the tasks of each; memory that closed every task of
+// the first after every task of the other never saw that order (a
+// never-happened set turned spotter-4te and spotter-a0y round).
+
+// epicReach is how many words on either side of its word an epic of an
+// ordering may be: a bead's id in brackets after what it did ("before
+// we put OTEL spans on the hook controllers (spotter-4te)").
+const epicReach = 10
+
+// epicsAround gives the epics (a bead's id with no task number:
+// spotter-a0y) a question names on either side of fields[i], within
+// epicReach words and its clause: the nearest of each side, when they
+// are two.
+func epicsAround(fields []string, i int) (before, after string) {
+	epic := func(f string) string {
+		if t := taskWord(f); strings.Contains(t, "-") && !strings.ContainsAny(t, "./") && workName(t) {
+			return t
+		}
+		return ""
+	}
+	for j := i - 1; j >= 0 && j >= i-epicReach && before == ""; j-- {
+		if strings.ContainsAny(fields[j], ",;?") && j < i-1 {
+			break
+		}
+		before = epic(fields[j])
+	}
+	for j := i + 1; j < len(fields) && j <= i+epicReach && after == ""; j++ {
+		after = epic(fields[j])
+		if strings.ContainsAny(fields[j], ",;?") {
+			break
+		}
+	}
+	if before == "" || after == "" || epicOf(before) == epicOf(after) {
+		return "", ""
+	}
+	return before, after
+}
+
+// holdsEpicOrder reports whether memory closed a task of the first epic
+// before the last it closed of the other, or cannot tell: an epic none
+// of whose tasks it closed, or more records of either than workScan.
+func (ix *Index) holdsEpicOrder(o workOrder) bool {
+	firstOf := func(epic string, last bool) (string, bool) {
+		at := ""
+		complete := ix.epicCommands(epicOf(epic), func(f l1Fields) bool {
+			for _, task := range tasksClosed(f.cmd) {
+				if task != epic && !strings.HasPrefix(task, epic+".") {
+					continue
+				}
+				if at == "" || !last && f.ts < at || last && f.ts > at {
+					at = f.ts
+				}
+			}
+			return true
+		})
+		return at, complete
+	}
+	first, ok1 := firstOf(o.first, false)
+	then, ok2 := firstOf(o.then, true)
+	return !ok1 || !ok2 || first == "" || then == "" || first <= then
 }
 
 // holdsDependency reports whether memory holds d, or cannot tell: a

@@ -20,7 +20,9 @@ func TestWorkOrder(t *testing.T) {
 		closeAt("2026-02-11T10:06:00Z", "bd close report-xyz.1"),
 		closeAt("2026-02-11T10:20:00Z", "bd close report-abc.2 report-abc.4 --reason='done'"))...)
 	m.l1("2026-02-12_1000_bbbb2222", false, append(filler(5),
-		closeAt("2026-02-12T09:00:00Z", "git add -A && bd close report-abc.3 && git commit -m 'lookups (report-abc.3)'"))...)
+		closeAt("2026-02-12T09:00:00Z", "git add -A && bd close report-abc.3 && git commit -m 'lookups (report-abc.3)'"),
+		closeAt("2026-02-12T12:00:00Z", "bd close report-qrs.1 report-qrs.2"),
+		closeAt("2026-02-12T12:30:00Z", "bd close report-qrs"))...)
 	wantUnknown(t, m.open(), []unknownCase{
 		{"Why did we do report-abc.1 before report-abc.3?", nil},
 		{"Why did we build the lookups (abc.1) before the digest (abc.3)?", nil},
@@ -36,6 +38,15 @@ func TestWorkOrder(t *testing.T) {
 		{"Why did we do abc.5 before abc.1?", nil},
 		{"Why did we do abc.3 before xyz.1?", nil},
 		{"After closing report-abc.3, why did we reopen it before v1.2?", nil},
+		// Two epics: the first's work all closed after the other's was
+		// never done first.
+		{"Why did we build the lookups (report-abc) before we wrote the digest of the reports (report-qrs)?", nil},
+		{"Why did we write the digest (report-qrs) before we built the lookups for the reports (report-abc)?",
+			[]string{"report-qrs before report-abc"}},
+		{"Why did report-abc come after report-qrs?", []string{"report-qrs before report-abc"}},
+		{"Why did we do report-xyz before report-abc?", nil},
+		{"Why did we do report-abc before report-xyz?", nil},
+		{"Why did we do report-abc before report-nop?", nil},
 	})
 }
 
