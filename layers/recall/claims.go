@@ -970,6 +970,10 @@ const settingReach = 4
 // and timestamps (a migration's 20260212165422).
 const maxCountDigits = 6
 
+// placeOfLine are the words before a number that make it a place in a
+// file, not a count.
+var placeOfLine = []string{"line", "col", "column"}
+
 // counts finds the counts a question states: a number of at least two
 // digits with what it counts after it, directly or after one word ("25
 // lines", "20 result lines"), or a setting named just before it, or
@@ -988,6 +992,9 @@ func counts(ws []string, tok *tokenizer) []count {
 		}
 		if i+1 < len(ws) && unitMS(ws[i+1]) > 0 {
 			continue // a duration, judged as one
+		}
+		if i > 0 && slices.Contains(placeOfLine, ws[i-1]) {
+			continue // where in a file: "guard_fail in subagent_live.ex line 25"
 		}
 		c := count{n: w}
 		j := i - 1

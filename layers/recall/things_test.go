@@ -354,6 +354,9 @@ func TestUnknownThings(t *testing.T) {
 		{"Why is `@max_lookups` set to 10?", nil},
 		{"Why is `@max_lookups` set to 20?", []string{"@max_lookups 20"}},
 		{"What is at lookup_at_start.ex:25 and in 25 of them?", nil},
+		// A number after "line" is a place in a file, no count.
+		{"What was the `@max_lookups` warning in report.ex line 41 about?", nil},
+		{"Why is `@max_lookups` set to 41?", []string{"@max_lookups 41"}},
 		{"Why 7 lines?", nil},
 		// A listed thing is one as written, not by its stem: author is
 		// authorization's.
