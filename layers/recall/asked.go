@@ -30,7 +30,7 @@ var askers = []string{"agent", "assistant", "claude", "you"}
 
 // askLeads are the words that say nothing of what was asked: between the
 // verb and it ("asked me whether"), or in it ("it", "the").
-var askLeads = []string{"about", "before", "claude", "how", "if", "it", "me", "that", "the", "to", "us", "what", "whether", "which", "you"}
+var askLeads = []string{"about", "agent", "assistant", "before", "claude", "how", "if", "it", "me", "that", "the", "to", "us", "what", "whether", "which", "you"}
 
 // addressees are whom a question says the user told something.
 var addressees = []string{"agent", "assistant", "claude", "it", "the", "us", "you"}
@@ -177,24 +177,32 @@ func (ix *Index) sharedBy(topic []string, tok *tokenizer, texts func(doc, l1Fiel
 	for i, t := range topic {
 		forms[i] = groupTerms(t)
 	}
-	for _, t := range topic {
-		if df := ix.df(t); df == 0 || df > claimScan {
-			continue
+	// The records read are those holding a word of the topic; of a
+	// topic of a word or two, in any of its forms ("research": the
+	// user's "websearch"). A longer topic read so is shared by chance.
+	for i, fs := range forms {
+		if len(topic) > 2 {
+			fs = topic[i : i+1]
 		}
-		for at, d := range ix.docsHolding(t) {
-			if d.Layer != layerL1 {
+		for _, t := range fs {
+			if df := ix.df(t); df == 0 || df > claimScan {
 				continue
 			}
-			f, _ := ix.l1Record(at, d)
-			for _, q := range texts(d, f) {
-				words, shared := tok.terms(q), 0
-				for _, fs := range forms {
-					if slices.ContainsFunc(fs, func(f string) bool { return slices.Contains(words, f) }) {
-						shared++
-					}
+			for at, d := range ix.docsHolding(t) {
+				if d.Layer != layerL1 {
+					continue
 				}
-				if shared >= need {
-					return true
+				f, _ := ix.l1Record(at, d)
+				for _, q := range texts(d, f) {
+					words, shared := tok.terms(q), 0
+					for _, fs := range forms {
+						if slices.ContainsFunc(fs, func(f string) bool { return slices.Contains(words, f) }) {
+							shared++
+						}
+					}
+					if shared >= need {
+						return true
+					}
 				}
 			}
 		}

@@ -412,12 +412,15 @@ func newNames(words []questionWord) []bool {
 		return strings.ToLower(words[i].text)
 	}
 	// after marks the first name after one of the words to, within
-	// renameReach words of i and its clause.
+	// renameReach words of i and its clause; a rename's new name may be
+	// a hyphenated word ending its phrase (spotter-plugin to
+	// claude-plugin; not "to a kebab-case name").
 	after := func(i int, to ...string) {
+		rename := strings.HasPrefix(lower(i), "renam")
 		for j := i + 1; j < len(words) && j <= i+renameReach; j++ {
 			if slices.Contains(to, lower(j)) && j+1 < len(words) {
 				for k := j + 1; k < len(words) && k <= j+3; k++ {
-					if words[k].name {
+					if words[k].name || rename && hyphenName(words[k].text) && (words[k].ends || k+1 == len(words) || isStop(lower(k+1))) {
 						marks[k] = true
 						return
 					}
@@ -448,6 +451,21 @@ func newNames(words []questionWord) []bool {
 		}
 	}
 	return marks
+}
+
+// hyphenName reports whether w is a name written with hyphens, lower
+// case (claude-plugin, spotter-dov): letters or digits either side of
+// each hyphen.
+func hyphenName(w string) bool {
+	if !strings.Contains(w, "-") {
+		return false
+	}
+	for part := range strings.SplitSeq(w, "-") {
+		if part == "" || strings.IndexFunc(part, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) }) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // changedWords gives the ways of doing a change gave, told in words: the
@@ -1305,8 +1323,11 @@ func moves(fields []string, told func([]string) string) []move {
 		if strings.ContainsAny(f, ",;") {
 			continue
 		}
-		m, toSeen := move{thing: thing}, false
-		for j := i + 1; j+1 < len(fields) && j <= i+8; j++ {
+		// Where to is looked for up to eight words on, or past where
+		// from, five words on from it ("moving the little tail -F wrapper
+		// script out of priv/scripts into …").
+		m, toSeen, reach := move{thing: thing}, false, i+8
+		for j := i + 1; j+1 < len(fields) && j <= reach; j++ {
 			w := strings.ToLower(fields[j])
 			switch {
 			case m.from == "" && !placed && (w == "from" || w == "out" && strings.ToLower(fields[j+1]) == "of"):
@@ -1314,6 +1335,7 @@ func moves(fields []string, told func([]string) string) []move {
 					j++
 				}
 				m.from, m.fromRooted, m.fromTold = folderAt(fields, j+1)
+				reach = max(reach, j+5)
 				continue
 			case !toSeen && slices.Contains(to, w):
 				toSeen = true

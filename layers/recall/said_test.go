@@ -15,6 +15,7 @@ func TestUserSaid(t *testing.T) {
 		prompt("run git rebase main, then push"),
 		prompt("open a PR for the report work"),
 		prompt("the report server doesnt seem to start"),
+		prompt("the report scrollback still does not work? websearch xterm.js tmux interactions"),
 		map[string]any{"ts": "2026-02-11T10:00:00Z", "k": "prompt", "agent": "a1b2", "text": "Explore the dark theme of the report view."},
 		say("Should the report module go under lib/report/ or lib/reports/?"),
 		say("The debounce is 500ms now."),
@@ -42,6 +43,10 @@ func TestUserSaid(t *testing.T) {
 		// holds two of them, or all of fewer; a helper agent's prompt
 		// is no user's.
 		{"Why did I ask you to open a pull request for the report?", nil},
+		// Whom the user asked is not what they asked; the user's word
+		// may be of the question's word's group (research: websearch).
+		{"the report wasn't scrolling - what did I ask the agent to research and what did it dig up?", nil},
+		{"what did I ask the assistant to research about the summary spans?", []string{"research about the summary spans said by the user"}},
 		{"what happened the first time I asked you why the dev server wouldn't boot?", nil},
 		{"when I said the lookup view wouldn't come up, what did you find?", nil},
 		// "Told" what happened is said so too; "told … to" asks.

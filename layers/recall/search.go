@@ -1398,7 +1398,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 	judged := map[string]bool{}
 	changed := newNames(words)
 	for i, w := range words {
-		if !w.name || judged[w.text] || len(judged) >= maxJudged {
+		if !w.name && !(changed[i] && hyphenName(w.text)) || judged[w.text] || len(judged) >= maxJudged {
 			continue
 		}
 		judged[w.text] = true
@@ -1412,7 +1412,7 @@ func (ix *Index) unknown(query string, tok *tokenizer) []string {
 			known = ix.heldAsWritten(strings.ToLower(w.text))
 		case strings.ContainsAny(w.text, "._/-:"):
 			known = ix.knownIdentifier(w.text, w.code, tok)
-			if known && changed[i] && oneName(w.text) {
+			if known && changed[i] && (oneName(w.text) || hyphenName(w.text)) {
 				// What a change gave is written as it is: a
 				// file_system watcher is not the file system.
 				known = ix.heldAsWritten(strings.ToLower(w.text)) && ix.writtenBeyondOutput(strings.ToLower(w.text))

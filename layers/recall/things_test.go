@@ -281,6 +281,10 @@ func TestUnknownThings(t *testing.T) {
 		{"Where does DashboardLive render the checker report?", nil},
 		{"Why did we rename the checker report's view to DashboardLive?", []string{"DashboardLive"}},
 		{"Why was `Lookup` renamed into `DashboardLive`?", []string{"DashboardLive"}},
+		// So is one written with hyphens, ending its phrase; a word that
+		// tells what kind of name is none.
+		{"Why did we rename the checker folder to session-checker?", []string{"session-checker"}},
+		{"Why did we rename the lookups to a session-checker style?", nil},
 		// And so is what a swap, a switch or a replacement gave, and
 		// what was chosen instead of something else.
 		{"Why did we swap the session lookups out for ReportTokens?", []string{"ReportTokens"}},
