@@ -553,11 +553,10 @@ func label(q string) bool {
 
 // quotedWord reports whether a quote is one plain word ('archived'): a
 // word a question quotes is a word it says was written, a state's, a
-// label's or a value's, however loosely it quotes a phrase. A word in
-// backticks is code (`when`), judged as code.
-func quotedWord(q, query string) bool {
-	return len(q) >= 3 && strings.IndexFunc(q, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 &&
-		!isStop(strings.ToLower(q)) && !strings.Contains(query, "`"+q+"`")
+// label's or a value's, however loosely it quotes a phrase; a stop word
+// is none (a `when` clause).
+func quotedWord(q string) bool {
+	return len(q) >= 3 && strings.IndexFunc(q, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 && !isStop(strings.ToLower(q))
 }
 
 // holdsWord reports whether memory holds a plain word in some form: its
@@ -636,7 +635,7 @@ var outputWords = []string{"warning", "warnings", "printed", "prints", "print", 
 func (ix *Index) unknownErrors(query string, out []string, tok *tokenizer) []string {
 	var errs []string
 	for _, q := range quoted(query) {
-		if quotedWord(q, query) && !slices.Contains(out, q) && !ix.holdsWord(q, tok) {
+		if quotedWord(q) && !slices.Contains(out, q) && !ix.holdsWord(q, tok) {
 			errs = append(errs, q)
 			continue
 		}

@@ -50,6 +50,9 @@ func TestMovesRun(t *testing.T) {
 		{"Why did we move build_report.sh out of the top-level scripts folder into the priv folder?", nil},
 		{"Why did we move build_report.sh out of the priv folder?", []string{"build_report.sh out of priv"}},
 		{"Why did we move build_report.sh into the same folder as lookup.sh?", nil},
+		{"Why did we move build_report.sh into the parent folder?", nil},
+		{"Why did lookup.sh move into the report folder?", nil},
+		{"Why did the checker view move from the report_web folder to the priv folder?", nil},
 		// Where to may come five words past where from.
 		{"What was the reason for moving the little report -x shell script out of priv/scripts into the top-level scripts/ folder?",
 			[]string{"moved from priv/scripts in scripts/"}},

@@ -375,7 +375,8 @@ func TestUnknownThings(t *testing.T) {
 		{"Where is the button to 'download the report'?", nil},
 		// A word quoted alone is a word written: held in some form, or
 		// never written; a stop word or code in backticks is not judged.
-		{"Why did reports get a third 'archived' state?", []string{"archived"}},
+		{"Why did reports get a third 'dormant' state?", []string{"dormant"}},
+		{"Why is the 'when' clause of the report slow?", nil},
 		{"Why do reports show an 'opened' note?", nil},
 		{"Why is a `when` clause in the report's lookup?", nil},
 		// A move is held where memory holds the thing under its new

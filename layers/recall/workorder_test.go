@@ -41,7 +41,7 @@ func TestWorkOrder(t *testing.T) {
 		// Two epics: the first's work all closed after the other's was
 		// never done first.
 		{"Why did we build the lookups (report-abc) before we wrote the digest of the reports (report-qrs)?", nil},
-		{"Why did we write the digest (report-qrs) before we built the lookups for the reports (report-abc)?",
+		{"Why did we write the digest (report-qrs) before we finally built all the lookups for the reports (report-abc)?",
 			[]string{"report-qrs before report-abc"}},
 		{"Why did report-abc come after report-qrs?", []string{"report-qrs before report-abc"}},
 		{"Why did we do report-xyz before report-abc?", nil},
