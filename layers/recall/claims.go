@@ -2111,6 +2111,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, f+" kept")
 		}
 	}
+	for _, m := range helperModels(ws) {
+		if !ix.holdsHelperModel(m, text, tok) {
+			unknown = append(unknown, "a helper run on "+m)
+		}
+	}
 	for _, c := range keptCounts(ws) {
 		if !ix.holdsKeptCount(c, tok) {
 			unknown = append(unknown, c+" kept")

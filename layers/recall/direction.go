@@ -212,11 +212,11 @@ func wordChanges(ws []string) []wordChange {
 	switching := func(v string) bool { return slices.Contains(switchVerbs, v) || slices.Contains(changeIntoVerbs, v) }
 	var out []wordChange
 	for i, w := range ws {
-		// "switch the panel over to a dark look", "to a dark one": the
-		// word it went to alone, told with no "from" before, after
-		// "over" or an article ("change to fix it" is no change to a
-		// word).
-		if (w == "to" || w == "onto") && (i > 0 && ws[i-1] == "over" || i+1 < len(ws) && slices.Contains(wordLeads, ws[i+1])) &&
+		// "switch the panel over to a dark look", "to a dark one",
+		// "flip it back to dark styling": the word it went to alone,
+		// told with no "from" before, after "over", "back" or an
+		// article ("change to fix it" is no change to a word).
+		if (w == "to" || w == "onto") && (i > 0 && (ws[i-1] == "over" || ws[i-1] == "back") || i+1 < len(ws) && slices.Contains(wordLeads, ws[i+1])) &&
 			slices.ContainsFunc(ws[max(0, i-switchReach):i], switching) && !slices.Contains(ws[max(0, i-switchReach):i], "from") {
 			if to, _ := after(i + 1); to != "" {
 				out = append(out, wordChange{to: meaningOf(to)})

@@ -81,6 +81,8 @@ func TestWordChanges(t *testing.T) {
 		// The word it went to alone, after "over" or an article: held
 		// where memory tells a change to it or none away from it.
 		{"Why did we switch the ledger panel over to a dark look?", []string{"to dark"}},
+		{"Why did we flip the ledger panel back to dark styling?", []string{"to dark"}},
+		{"Why did we flip the ledger panel back to light styling?", nil},
 		{"Why did we switch the ledger panel to a light theme?", nil},
 		{"Why did we change the export to an async job?", []string{"to async"}},
 		{"Why did we change the export over to sync?", nil},
