@@ -23,7 +23,7 @@ import (
 // name only in passing.
 var adoptVerbs = []string{
 	"add", "added", "adding", "adopt", "adopted", "adopting", "choose", "chose", "chosen", "choosing",
-	"configure", "configured", "configuring",
+	"configure", "configured", "configuring", "fold", "folded", "folding",
 	"include", "included", "including", "install", "installed", "installing", "integrate", "integrated",
 	"introduce", "introduced", "pick", "picked", "picking", "select", "selected",
 }

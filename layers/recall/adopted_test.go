@@ -61,6 +61,9 @@ func TestThingsAdopted(t *testing.T) {
 		// Configured, as added.
 		{"How did we configure Sobelow for the report?", []string{"sobelow adopted"}},
 		{"How did we configure credo for the report?", nil},
+		// Folded into what the project had, as added.
+		{"Why did we fold Sobelow into the quality epic next to credo?", []string{"sobelow adopted"}},
+		{"Why did we fold credo into the quality epic?", nil},
 		// Given work of its own: a bead, a task filed for it.
 		{"Why did we give Sobelow its own bead in the epic?", []string{"sobelow adopted"}},
 		{"Why did we file a separate task for Sobelow?", []string{"sobelow adopted"}},

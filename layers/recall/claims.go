@@ -1040,12 +1040,40 @@ func counts(ws []string, tok *tokenizer) []count {
 			continue // a year, unless a setting is given it
 		default:
 			if c.noun, c.text = countedBy(ws, i, j, tok); c.noun == "" {
-				continue
+				if c.noun, c.text = raisedTo(ws, i, tok); c.noun == "" {
+					continue
+				}
 			}
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// raiseVerbs change a count to the number after "to": "raise the
+// visible lines to 20".
+var raiseVerbs = []string{"bump", "bumped", "bumping", "drop", "dropped", "increase", "increased", "increasing",
+	"lower", "lowered", "lowering", "raise", "raised", "raising", "reduce", "reduced", "reducing"}
+
+// raisedTo gives what the number ws[i] counts when a question says a
+// count was raised or lowered to it: "to" just before it, a counted noun
+// within twice countReach words before that, and a verb of raising or
+// lowering within countReach words before the noun ("raise the number of tool
+// output lines shown before the button to 20"); "" otherwise.
+func raisedTo(ws []string, i int, tok *tokenizer) (noun, text string) {
+	if i < 2 || ws[i-1] != "to" {
+		return "", ""
+	}
+	for k := i - 2; k >= max(0, i-1-2*countReach); k-- {
+		n := counted(ws[k], tok)
+		if n == "" {
+			continue
+		}
+		if slices.ContainsFunc(ws[max(0, k-countReach):k], func(v string) bool { return slices.Contains(raiseVerbs, v) }) {
+			return n, ws[i] + " " + ws[k]
+		}
+	}
+	return "", ""
 }
 
 // countedBy gives what the number ws[i] counts and the count as

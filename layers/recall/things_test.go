@@ -350,6 +350,10 @@ func TestUnknownThings(t *testing.T) {
 		{"Why does the report show 40 lines?", nil},
 		{"Why does the report show only 25 lines?", []string{"25 lines"}},
 		{"Why does the report show 40 rows?", nil},
+		// So is a count raised or lowered to a number.
+		{"Why did we raise the number of lines the report shows before its expand button to 25?", []string{"25 lines"}},
+		{"Why did we raise the report's visible lines to 40?", nil},
+		{"Why did we move the report's lines to 25?", nil},
 		{"Why does the report keep 40 sessions?", []string{"40 sessions"}},
 		{"Why is the pool size 12?", nil},
 		{"Why did we raise the pool size to 30?", []string{"size 30"}},
