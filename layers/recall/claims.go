@@ -2139,6 +2139,11 @@ func (ix *Index) unknownClaims(query string, out []string, tok *tokenizer) []str
 			unknown = append(unknown, f+" kept")
 		}
 	}
+	for _, p := range perItems(ws, tok) {
+		if !ix.holdsPerItem(p, tok) {
+			unknown = append(unknown, "a "+p.thing+" for each "+p.item)
+		}
+	}
 	for _, m := range helperModels(ws) {
 		if !ix.holdsHelperModel(m, text, tok) {
 			unknown = append(unknown, "a helper run on "+m)

@@ -1,0 +1,113 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+)
+
+// One for each. A question may say a thing was made for every item of
+// something: "why do we open a tracing span for every line of output the
+// terminal channel streams". Memory that saw it tells it so ("per-line
+// spans", "a span per line", "a span for each line"); memory that tells it
+// only denied ("stream lifecycle without creating per-line spans") saw the
+// other choice made (five sets, each from a helper of its own, asked why
+// the terminal channel opens a span for every line of output). Memory that
+// never tells it either way cannot say, and is let be.
+
+// eachWords say that what comes before them is made for every one of what
+// follows: "for every line", "for each message", "per line".
+var eachWords = [][]string{{"for", "every"}, {"for", "each"}, {"per"}}
+
+// eachReach is how many words before "for every" the thing made may be
+// ("a separate tracing span for every line"), and how many after it the
+// item ("for every single line of output").
+const eachReach = 3
+
+// perItem is a thing a question says was made for every item: their
+// stems.
+type perItem struct{ thing, item string }
+
+// perItems gives what a question's words (countWords) say was made for
+// every one of something: a noun within eachReach words before "for
+// every", "for each" or "per", and the last of the nouns written
+// together within eachReach words after.
+func perItems(ws []string, tok *tokenizer) []perItem {
+	var out []perItem
+	for i := range ws {
+		for _, e := range eachWords {
+			if i+len(e) >= len(ws) || !slices.Equal(ws[i:i+len(e)], e) {
+				continue
+			}
+			thing, item := "", ""
+			for k := i - 1; k >= max(0, i-eachReach) && thing == ""; k-- {
+				thing = eachNoun(ws[k], tok)
+			}
+			// The item is the last of the nouns written together
+			// ("for every output line": line).
+			for k := i + len(e); k < min(len(ws), i+len(e)+eachReach); k++ {
+				n := eachNoun(ws[k], tok)
+				if n == "" && slices.Contains(eachFillers, ws[k]) {
+					continue
+				}
+				if n == "" {
+					break
+				}
+				item = n
+			}
+			if thing != "" && item != "" && thing != item {
+				out = append(out, perItem{thing, item})
+			}
+		}
+	}
+	return out
+}
+
+// eachNoun gives a word's stem when it may be the thing or the item of a
+// claim made for each: a plain word, no stop word nor one of the words
+// that ask or qualify ("single", "separate").
+func eachNoun(w string, tok *tokenizer) string {
+	if len(w) < 3 || isStop(w) || slices.Contains(eachFillers, w) || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return ""
+	}
+	return tok.stem(w)
+}
+
+// eachFillers qualify the thing or the item without naming it.
+var eachFillers = []string{"single", "separate", "own", "new", "whole", "open", "opened", "opening", "emit", "emitted", "emitting", "create", "created", "creating"}
+
+// holdsPerItem reports whether memory tells the thing made for each item
+// other than denied, or never tells it: "per-line spans", "span per
+// line", "spans for each line" not after a word of denying within
+// keepNegReach words. Past claimScan records it cannot tell.
+func (ix *Index) holdsPerItem(p perItem, tok *tokenizer) bool {
+	negated, read := false, 0
+	for at, d := range ix.docsHoldingWith(p.thing, []string{p.item}) {
+		if read++; read > claimScan {
+			return true
+		}
+		ws := countWords(strings.ReplaceAll(ix.docText(at, d), "-", " "))
+		stems := make([]string, len(ws))
+		for i, w := range ws {
+			stems[i] = tok.stem(w)
+		}
+		for i := range stems {
+			told := false
+			switch {
+			case stems[i] == "per" && i+2 < len(stems) && stems[i+1] == p.item && stems[i+2] == p.thing: // per-line spans
+				told = true
+			case stems[i] == p.thing && i+2 < len(stems) && ws[i+1] == "per" && stems[i+2] == p.item: // span per line
+				told = true
+			case stems[i] == p.thing && i+3 < len(stems) && ws[i+1] == "for" && (ws[i+2] == "each" || ws[i+2] == "every") && stems[i+3] == p.item:
+				told = true
+			}
+			if !told {
+				continue
+			}
+			if !denied(ws, i, keepNegReach) {
+				return true
+			}
+			negated = true
+		}
+	}
+	return !negated
+}
