@@ -23,6 +23,11 @@ var eachWords = [][]string{{"for", "every"}, {"for", "each"}, {"per"}}
 // item ("for every single line of output").
 const eachReach = 3
 
+// eachDenyReach is how many words before the thing a word of denying
+// may take the claim back ("without flooding the trace with one span per
+// line").
+const eachDenyReach = 6
+
 // perItem is a thing a question says was made for every item: their
 // stems.
 type perItem struct{ thing, item string }
@@ -38,9 +43,12 @@ func perItems(ws []string, tok *tokenizer) []perItem {
 			if i+len(e) >= len(ws) || !slices.Equal(ws[i:i+len(e)], e) {
 				continue
 			}
-			thing, item := "", ""
+			thing, item, at := "", "", -1
 			for k := i - 1; k >= max(0, i-eachReach) && thing == ""; k-- {
-				thing = eachNoun(ws[k], tok)
+				thing, at = eachNoun(ws[k], tok), k
+			}
+			if thing == "" || denied(ws, at, eachDenyReach) {
+				continue // "why didn't we record a span for every line"
 			}
 			// The item is the last of the nouns written together
 			// ("for every output line": line).
