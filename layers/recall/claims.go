@@ -1651,7 +1651,10 @@ func inFolder(dir, folder string, rooted, told bool) bool {
 			return part == folder || slices.Contains(strings.FieldsFunc(part, func(r rune) bool { return r == '-' || r == '_' }), folder)
 		})
 	}
-	return dir == folder || (!rooted || strings.HasPrefix(dir, "/")) && strings.HasSuffix(dir, "/"+folder)
+	// A folder holds its subfolders: what went into priv/scripts went
+	// into priv/.
+	return dir == folder || strings.HasPrefix(dir, folder+"/") ||
+		(!rooted || strings.HasPrefix(dir, "/")) && (strings.HasSuffix(dir, "/"+folder) || strings.Contains(dir, "/"+folder+"/"))
 }
 
 // Deletions. A question may say a file was deleted: "after we deleted

@@ -175,9 +175,16 @@ var codeMeanings = map[string]string{
 	"defmacro": "macro", "defmacrop": "macro", "defstruct": "struct", "defmodule": "module",
 }
 
+// comparatives tell a change by the degree of a word: "over to a darker
+// colour scheme" is to dark.
+var comparatives = map[string]string{"brighter": "bright", "darker": "dark", "lighter": "light", "paler": "pale"}
+
 // meaningOf gives a word of a change as plain words tell it.
 func meaningOf(w string) string {
 	if m, ok := codeMeanings[w]; ok {
+		return m
+	}
+	if m, ok := comparatives[w]; ok {
 		return m
 	}
 	return w
@@ -249,7 +256,7 @@ const fromReach = 9
 // changeIntoVerbs tell a change of one thing into another besides switchVerbs:
 // "flip the panel from light to dark", "turn the helper from a macro
 // into a function".
-var changeIntoVerbs = []string{"flip", "flipped", "flipping", "turn", "turned", "turning", "rewrite", "rewrote", "rewritten", "rewriting"}
+var changeIntoVerbs = []string{"flip", "flipped", "flipping", "flips", "turn", "turned", "turning", "rewrite", "rewrote", "rewritten", "rewriting"}
 
 // replaceWords tell a change with the old thing first and the new after
 // "with" or "by": "replace dark … with light".

@@ -83,6 +83,9 @@ func TestWordChanges(t *testing.T) {
 		{"Why did we switch the ledger panel over to a dark look?", []string{"to dark"}},
 		{"Why did we flip the ledger panel back to dark styling?", []string{"to dark"}},
 		{"Why did we flip the ledger panel back to light styling?", nil},
+		// A comparative is its word; a colour scheme is the theme's.
+		{"Where's the switch that flips the ledger panel over to a darker look?", []string{"to dark"}},
+		{"Where is the light colour scheme of the ledger panel defined?", nil},
 		{"Why did we switch the ledger panel to a light theme?", nil},
 		{"Why did we change the export to an async job?", []string{"to async"}},
 		{"Why did we change the export over to sync?", nil},

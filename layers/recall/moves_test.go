@@ -52,6 +52,8 @@ func TestMovesRun(t *testing.T) {
 		{"Why did we move build_report.sh into the same folder as lookup.sh?", nil},
 		{"Why did we move build_report.sh into the parent folder?", nil},
 		{"Why did lookup.sh move into the report folder?", nil},
+		// A folder holds its subfolders.
+		{"Why did we move build_report.sh into priv/?", nil},
 		{"Why did the checker view move from the report_web folder to the priv folder?", nil},
 		// Where to may come five words past where from.
 		{"What was the reason for moving the little report -x shell script out of priv/scripts into the top-level scripts/ folder?",
