@@ -1287,6 +1287,7 @@ func folderAt(fields []string, j int) (folder string, rooted, told bool) {
 		case slices.Contains(rootLeads, lw):
 			rooted = true
 		case strings.HasSuffix(lw, "'s") || strings.HasSuffix(lw, "’s"):
+			// A possessive leads on: "the app's priv folder".
 		case !slices.Contains(folderLeads, lw) || strings.ContainsAny(fields[j], ",;"):
 			return "", false, false
 		}

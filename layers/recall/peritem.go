@@ -62,7 +62,7 @@ func perItems(ws []string, tok *tokenizer) []perItem {
 				}
 				item = n
 			}
-			if thing != "" && item != "" && thing != item {
+			if item != "" && item != thing {
 				out = append(out, perItem{thing, item})
 			}
 		}
@@ -105,7 +105,7 @@ func (ix *Index) holdsPerItem(p perItem, tok *tokenizer) bool {
 				told = true
 			case stems[i] == p.thing && i+2 < len(stems) && ws[i+1] == "per" && stems[i+2] == p.item: // span per line
 				told = true
-			case stems[i] == p.thing && i+3 < len(stems) && ws[i+1] == "for" && (ws[i+2] == "each" || ws[i+2] == "every") && stems[i+3] == p.item:
+			case stems[i] == p.thing && i+3 < len(stems) && ws[i+1] == "for" && (ws[i+2] == "each" || ws[i+2] == "every") && stems[i+3] == p.item: // spans for each line
 				told = true
 			}
 			if !told {

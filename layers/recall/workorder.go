@@ -280,7 +280,9 @@ func epicsAround(fields []string, i int) (before, after string) {
 // before the last it closed of the other, or cannot tell: an epic none
 // of whose tasks it closed, or more records of either than workScan.
 func (ix *Index) holdsEpicOrder(o workOrder) bool {
-	firstOf := func(epic string, last bool) (string, bool) {
+	// closedAt gives when memory first (or last) closed the epic or a
+	// task of it, and whether it read all the epic's records.
+	closedAt := func(epic string, last bool) (string, bool) {
 		at := ""
 		complete := ix.epicCommands(epicOf(epic), func(f l1Fields) bool {
 			for _, task := range tasksClosed(f.cmd) {
@@ -295,8 +297,8 @@ func (ix *Index) holdsEpicOrder(o workOrder) bool {
 		})
 		return at, complete
 	}
-	first, ok1 := firstOf(o.first, false)
-	then, ok2 := firstOf(o.then, true)
+	first, ok1 := closedAt(o.first, false)
+	then, ok2 := closedAt(o.then, true)
 	return !ok1 || !ok2 || first == "" || then == "" || first <= then
 }
 
