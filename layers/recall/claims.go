@@ -1041,7 +1041,9 @@ func counts(ws []string, tok *tokenizer) []count {
 		default:
 			if c.noun, c.text = countedBy(ws, i, j, tok); c.noun == "" {
 				if c.noun, c.text = raisedTo(ws, i, tok); c.noun == "" {
-					continue
+					if c.noun, c.text = asNumberOf(ws, i, tok); c.noun == "" {
+						continue
+					}
 				}
 			}
 		}
@@ -1070,6 +1072,21 @@ func raisedTo(ws []string, i int, tok *tokenizer) (noun, text string) {
 			continue
 		}
 		if slices.ContainsFunc(ws[max(0, k-countReach):k], func(v string) bool { return slices.Contains(raiseVerbs, v) }) {
+			return n, ws[i] + " " + ws[k]
+		}
+	}
+	return "", ""
+}
+
+// asNumberOf gives what the number ws[i] counts when a question says it
+// was taken as the number of something: "why did we pick 20 as the
+// number of tool-result lines shown"; "" otherwise.
+func asNumberOf(ws []string, i int, tok *tokenizer) (noun, text string) {
+	if i+4 >= len(ws) || ws[i+1] != "as" || !slices.Contains(countWordsOf, ws[i+3]) || ws[i+4] != "of" {
+		return "", ""
+	}
+	for k := i + 5; k < min(len(ws), i+5+countReach); k++ {
+		if n := counted(ws[k], tok); n != "" {
 			return n, ws[i] + " " + ws[k]
 		}
 	}

@@ -353,6 +353,8 @@ func TestUnknownThings(t *testing.T) {
 		// So is a count raised or lowered to a number.
 		{"Why did we raise the number of lines the report shows before its expand button to 25?", []string{"25 lines"}},
 		{"Why did we raise the report's visible lines to 40?", nil},
+		{"Why did we pick 25 as the number of lines the report shows?", []string{"25 lines"}},
+		{"Why did we pick 40 as the number of lines the report shows?", nil},
 		{"Why did we move the report's lines to 25?", nil},
 		{"Why does the report keep 40 sessions?", []string{"40 sessions"}},
 		{"Why is the pool size 12?", nil},
