@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"iter"
 	"slices"
 	"strings"
 )
@@ -302,27 +303,38 @@ func (ix *Index) holdsWordChange(c wordChange, tok *tokenizer) bool {
 	if c.from == "" {
 		return ix.holdsChangeTo(c.to, tok)
 	}
-	reversed, read := false, 0
+	var lookups []iter.Seq2[docRef, doc]
 	for _, to := range formsOf(c.to) {
 		for _, from := range formsOf(c.from) {
-			for at, d := range ix.docsHoldingWith(tok.term(to), []string{tok.term(from)}) {
-				if read++; read > claimScan {
-					return true
-				}
-				text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
-				for _, sentence := range splitSentences(text) {
-					ws := meaningsOf(countWords(sentence))
-					switch {
-					case toldChange(ws, c.from, c.to):
-						return true
-					case toldChange(ws, c.to, c.from):
-						reversed = true
-					}
-				}
+			lookups = append(lookups, ix.docsHoldingWith(tok.term(to), []string{tok.term(from)}))
+		}
+	}
+	reversed := false
+	told := ix.anyIn(true, func(at docRef, d doc) bool {
+		for ws := range ix.meaningSentences(at, d) {
+			switch {
+			case toldChange(ws, c.from, c.to):
+				return true
+			case toldChange(ws, c.to, c.from):
+				reversed = true
+			}
+		}
+		return false
+	}, lookups...)
+	return told || !reversed
+}
+
+// meaningSentences yields the words of a record's sentences, lower case,
+// keywords of code as plain words tell them (meaningsOf), one sentence at
+// a time: a check that is told stops reading.
+func (ix *Index) meaningSentences(at docRef, d doc) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		for _, sentence := range splitSentences(strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")) {
+			if !yield(meaningsOf(countWords(sentence))) {
+				return
 			}
 		}
 	}
-	return !reversed
 }
 
 // formsOf gives a word of a change and the keywords of code that mean it
@@ -342,26 +354,24 @@ func formsOf(w string) []string {
 // never tells one away from it: the transcript panel that memory changed
 // only from dark (to light) never went over to a dark look (cq50).
 func (ix *Index) holdsChangeTo(to string, tok *tokenizer) bool {
-	away, read := false, 0
+	var lookups []iter.Seq2[docRef, doc]
 	for _, form := range formsOf(to) {
-		for at, d := range ix.docsHolding(tok.term(form)) {
-			if read++; read > claimScan {
-				return true
-			}
-			text := strings.ReplaceAll(strings.ToLower(ix.docText(at, d)), "\n", " ")
-			for _, sentence := range splitSentences(text) {
-				ws := meaningsOf(countWords(sentence))
-				for _, w := range ws {
-					switch {
-					case w == to: // no change of a word into itself
-					case toldChange(ws, w, to):
-						return true
-					case toldChange(ws, to, w):
-						away = true
-					}
+		lookups = append(lookups, ix.docsHolding(tok.term(form)))
+	}
+	away := false
+	told := ix.anyIn(true, func(at docRef, d doc) bool {
+		for ws := range ix.meaningSentences(at, d) {
+			for _, w := range ws {
+				switch {
+				case w == to: // no change of a word into itself
+				case toldChange(ws, w, to):
+					return true
+				case toldChange(ws, to, w):
+					away = true
 				}
 			}
 		}
-	}
-	return !away
+		return false
+	}, lookups...)
+	return told || !away
 }

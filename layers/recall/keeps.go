@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -168,28 +167,24 @@ func keptCounts(ws []string) []string {
 // removeReach words before it. Past claimScan records it cannot tell.
 func (ix *Index) holdsKeptCount(count string, tok *tokenizer) bool {
 	n, noun, _ := strings.Cut(count, "-")
-	removed, read := false, 0
+	removed := false
 	// The index holds "5-line" whole, a number of one digit only so, and
 	// "5 lines" apart.
-	for _, docs := range []iter.Seq2[docRef, doc]{ix.docsHolding(count), ix.docsHoldingWith(tok.term(n), []string{tok.term(noun)})} {
-		for at, d := range docs {
-			if read++; read > claimScan {
-				return true
+	kept := ix.anyIn(true, func(at docRef, d doc) bool {
+		ws := countWords(ix.docText(at, d))
+		for k := 0; k+1 < len(ws); k++ {
+			if ws[k] != n || tok.stem(ws[k+1]) != tok.stem(noun) {
+				continue
 			}
-			ws := countWords(ix.docText(at, d))
-			for k := 0; k+1 < len(ws); k++ {
-				if ws[k] != n || tok.stem(ws[k+1]) != tok.stem(noun) {
-					continue
-				}
-				before := ws[max(0, k-removeReach):k]
-				switch {
-				case slices.ContainsFunc(before, func(v string) bool { return slices.Contains(keepVerbs, v) }):
-					return true
-				case slices.ContainsFunc(before, func(v string) bool { return slices.Contains(removeMarks, v) }):
-					removed = true
-				}
+			before := ws[max(0, k-removeReach):k]
+			switch {
+			case slices.ContainsFunc(before, func(v string) bool { return slices.Contains(keepVerbs, v) }):
+				return true
+			case slices.ContainsFunc(before, func(v string) bool { return slices.Contains(removeMarks, v) }):
+				removed = true
 			}
 		}
-	}
-	return !removed
+		return false
+	}, ix.docsHolding(count), ix.docsHoldingWith(tok.term(n), []string{tok.term(noun)}))
+	return kept || !removed
 }

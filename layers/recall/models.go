@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"iter"
 	"slices"
 	"strings"
 )
@@ -51,38 +52,35 @@ func helperModels(ws []string) []string {
 // holding a model's name than claimScan, is taken as held.
 func (ix *Index) holdsHelperModel(model, query string, tok *tokenizer) bool {
 	asked := tok.terms(query)
-	other, read := false, 0
+	var lookups []iter.Seq2[docRef, doc]
 	for _, m := range modelNames {
-		for at, d := range ix.docsHolding(tok.term(m)) {
-			if read++; read > claimScan {
-				return true
-			}
-			if d.Layer != layerL1 || d.Kind != kindTool {
-				continue
-			}
-			f, _ := ix.l1Record(at, d)
-			if f.tool != "Task" && f.tool != "Agent" {
-				continue
-			}
-			kind, desc, _ := strings.Cut(strings.ToLower(f.arg), ":")
-			name, chosen, ok := strings.Cut(strings.TrimSuffix(kind, ")"), " (")
-			if !ok {
-				continue
-			}
-			shared := 0
-			for _, t := range tok.terms(desc) {
-				if slices.Contains(asked, t) {
-					shared++
-				}
-			}
-			if !slices.Contains(asked, tok.term(name)) && shared < 2 {
-				continue // another helper
-			}
-			if chosen == model {
-				return true
-			}
-			other = true
-		}
+		lookups = append(lookups, ix.docsHolding(tok.term(m)))
 	}
-	return !other
+	other := false
+	ran := ix.anyIn(true, func(at docRef, d doc) bool {
+		if d.Layer != layerL1 || d.Kind != kindTool {
+			return false
+		}
+		f, _ := ix.l1Record(at, d)
+		if f.tool != "Task" && f.tool != "Agent" {
+			return false
+		}
+		kind, desc, _ := strings.Cut(strings.ToLower(f.arg), ":")
+		name, chosen, ok := strings.Cut(strings.TrimSuffix(kind, ")"), " (")
+		if !ok {
+			return false
+		}
+		shared := 0
+		for _, t := range tok.terms(desc) {
+			if slices.Contains(asked, t) {
+				shared++
+			}
+		}
+		if !slices.Contains(asked, tok.term(name)) && shared < 2 {
+			return false // another helper
+		}
+		other = other || chosen != model
+		return chosen == model
+	}, lookups...)
+	return ran || !other
 }

@@ -88,27 +88,15 @@ var eachFillers = []string{"single", "separate", "own", "new", "whole", "open", 
 // line", "spans for each line" not after a word of denying within
 // keepNegReach words. Past claimScan records it cannot tell.
 func (ix *Index) holdsPerItem(p perItem, tok *tokenizer) bool {
-	negated, read := false, 0
-	for at, d := range ix.docsHoldingWith(p.thing, []string{p.item}) {
-		if read++; read > claimScan {
-			return true
-		}
+	negated := false
+	told := ix.anyIn(true, func(at docRef, d doc) bool {
 		ws := countWords(strings.ReplaceAll(ix.docText(at, d), "-", " "))
 		stems := make([]string, len(ws))
 		for i, w := range ws {
 			stems[i] = tok.stem(w)
 		}
 		for i := range stems {
-			told := false
-			switch {
-			case stems[i] == "per" && i+2 < len(stems) && stems[i+1] == p.item && stems[i+2] == p.thing: // per-line spans
-				told = true
-			case stems[i] == p.thing && i+2 < len(stems) && ws[i+1] == "per" && stems[i+2] == p.item: // span per line
-				told = true
-			case stems[i] == p.thing && i+3 < len(stems) && ws[i+1] == "for" && (ws[i+2] == "each" || ws[i+2] == "every") && stems[i+3] == p.item: // spans for each line
-				told = true
-			}
-			if !told {
+			if !tellsEach(ws, stems, i, p) {
 				continue
 			}
 			if !denied(ws, i, keepNegReach) {
@@ -116,6 +104,16 @@ func (ix *Index) holdsPerItem(p perItem, tok *tokenizer) bool {
 			}
 			negated = true
 		}
-	}
-	return !negated
+		return false
+	}, ix.docsHoldingWith(p.thing, []string{p.item}))
+	return told || !negated
+}
+
+// tellsEach reports whether a record's words (ws, and their stems) at i
+// tell the thing made for each item: "per-line spans", "span per line",
+// "spans for each line".
+func tellsEach(ws, stems []string, i int, p perItem) bool {
+	return stems[i] == "per" && i+2 < len(stems) && stems[i+1] == p.item && stems[i+2] == p.thing ||
+		stems[i] == p.thing && i+2 < len(stems) && ws[i+1] == "per" && stems[i+2] == p.item ||
+		stems[i] == p.thing && i+3 < len(stems) && ws[i+1] == "for" && (ws[i+2] == "each" || ws[i+2] == "every") && stems[i+3] == p.item
 }

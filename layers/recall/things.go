@@ -431,13 +431,22 @@ func (ix *Index) docsHolding(term string) iter.Seq2[docRef, doc] {
 // term. Past claimScan records read it gives past: what a check that
 // cannot tell takes (held, to answer rather than refuse on a guess).
 func (ix *Index) anyHolding(term string, past bool, held func(docRef, doc) bool) bool {
+	return ix.anyIn(past, held, ix.docsHolding(term))
+}
+
+// anyIn is anyHolding over the records of several lookups, read in their
+// order with one budget of claimScan records ("5-line" whole, then 5
+// beside line; a word and each of its forms).
+func (ix *Index) anyIn(past bool, held func(docRef, doc) bool, lookups ...iter.Seq2[docRef, doc]) bool {
 	read := 0
-	for at, d := range ix.docsHolding(term) {
-		if read++; read > claimScan {
-			return past
-		}
-		if held(at, d) {
-			return true
+	for _, docs := range lookups {
+		for at, d := range docs {
+			if read++; read > claimScan {
+				return past
+			}
+			if held(at, d) {
+				return true
+			}
 		}
 	}
 	return false
